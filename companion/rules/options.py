@@ -173,7 +173,9 @@ def option_choices(game: str) -> dict[str, tuple[Any, ...] | type]:
 
 def _coerce(game: str, name: str, value: Any, kind: tuple[Any, ...] | type) -> Any:
     if isinstance(kind, tuple):
-        if value in kind:
+        if all(isinstance(k, int) for k in kind) and isinstance(value, str) and value.strip().isdigit():
+            value = int(value)
+        if value in kind and not isinstance(value, bool):
             return value
         allowed = ", ".join(repr(k) for k in kind)
         raise InvalidOptionError(f"invalid value {value!r} for option {name!r} of {game}; use one of {allowed}")

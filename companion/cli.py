@@ -1,0 +1,413 @@
+"""The command line: ``okey-companion check|opening|meld|deal|score|options|batch|recognize|serve``.
+
+Human-readable output by default, ``--json`` for machines.  Bad input never ends in a traceback: the
+message goes to stderr and the exit status is 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from companion.rules.errors import RulesError
+from companion.rules.options import normalise_game, option_choices, options_for, options_to_dict
+
+EXIT_BAD_INPUT = 2
+
+
+class CommandError(ValueError):
+    """A request the command line cannot serve (a missing file, a bad JSON field …)."""
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The operations, shared by the sub-commands and by ``batch``: each takes a JSON-like request, returns a dict.
+
+
+def _require(request: Mapping[str, Any], field: str) -> Any:
+    if field not in request or request[field] in (None, ""):
+        raise CommandError(f"missing field {field!r} in request")
+    return request[field]
+
+
+def _options(request: Mapping[str, Any], game: str) -> Any:
+    overrides = request.get("options") or {}
+    return options_for(game, overrides, profile=request.get("profile") or "reference")
+
+
+def op_check(request: Mapping[str, Any]) -> dict[str, Any]:
+    """Okey win check (O5): 14 tiles → verdict and arrangement; 15 tiles → the winning discards."""
+    from companion.rules.win import check_hand
+
+    game = normalise_game(request.get("game") or "okey")
+    result = check_hand(
+        _require(request, "tiles"), indicator=request.get("indicator"), options=_options(request, game)
+    )
+    return result.to_dict()
+
+
+def op_opening(request: Mapping[str, Any]) -> dict[str, Any]:
+    """Okey 101 best opening (H4) of a rack."""
+    from companion.rules.opening import best_opening
+
+    game = normalise_game(request.get("game") or "okey101")
+    result = best_opening(
+        _require(request, "tiles"), indicator=_require(request, "indicator"), options=_options(request, game)
+    )
+    return result.to_dict()
+
+
+def op_meld(request: Mapping[str, Any]) -> dict[str, Any]:
+    """Referee melds as laid out on the table: one meld, or several separated by ``|`` (a 101 opening)."""
+    from companion.rules.melds import check_laid_meld, check_laid_opening
+
+    game = normalise_game(request.get("game") or "okey101")
+    options = _options(request, game)
+    tiles = _require(request, "tiles")
+    if isinstance(tiles, str) and "|" in tiles:
+        return check_laid_opening(tiles, indicator=request.get("indicator"), options=options).to_dict()
+    return check_laid_meld(tiles, indicator=request.get("indicator"), wrap_13_1=options.wrap_13_1).to_dict()
+
+
+def op_score(request: Mapping[str, Any]) -> dict[str, Any]:
+    """Score one recorded hand: Okey O6 or Okey 101 H6–H7."""
+    from companion.rules.scoring import score_okey101_hand, score_okey_hand
+
+    game = normalise_game(_require(request, "game"))
+    hand = _require(request, "hand")
+    if not isinstance(hand, Mapping):
+        raise CommandError(f"field 'hand' must be an object, not {hand!r}")
+    options = _options(request, game)
+    if game == "okey":
+        return score_okey_hand(hand, options).to_dict()  # type: ignore[arg-type]
+    return score_okey101_hand(hand, options).to_dict()  # type: ignore[arg-type]
+
+
+def op_deal(request: Mapping[str, Any]) -> dict[str, Any]:
+    """The formal deal (O2): stacks, leftover tile, indicator and the take list.  Seats are 0-based here."""
+    from companion.rules.deal import plan_deal, roll_deal
+
+    game = normalise_game(request.get("game") or "okey")
+    options = _options(request, game)
+    players = _int_field(request, "players", 4)
+    dealer = _int_field(request, "dealer", 0)
+    dice = request.get("dice")
+    if dice is None:
+        rng = random.Random(request.get("seed"))
+        plan = roll_deal(players=players, dealer=dealer, rng=rng, game=game, options=options)
+    else:
+        if not isinstance(dice, Sequence) or isinstance(dice, str) or len(dice) != 2:
+            raise CommandError(f"field 'dice' must be two numbers such as [5, 2], not {dice!r}")
+        first, second = (_as_int("dice", d) for d in dice)
+        plan = plan_deal(
+            players=players, dealer=dealer, first_roll=first, second_roll=second, game=game, options=options
+        )
+    return plan.to_dict()
+
+
+def op_recognize(request: Mapping[str, Any]) -> dict[str, Any]:
+    """Recognise the tiles in a photo (issue 4)."""
+    from vision import recognize_file
+
+    path = Path(str(_require(request, "image")))
+    if not path.is_file():
+        raise CommandError(f"no such image file: {str(path)!r}")
+    result: dict[str, Any] = recognize_file(path)
+    return result
+
+
+def op_options(request: Mapping[str, Any]) -> dict[str, Any]:
+    """The options of a game with their values in a profile."""
+    game = normalise_game(request.get("game") or "okey")
+    return {"game": game, "options": options_to_dict(_options(request, game))}
+
+
+def _as_int(field: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise CommandError(f"field {field!r} must be a whole number, not {value!r}")
+    try:
+        return int(value)
+    except ValueError:
+        raise CommandError(f"field {field!r} must be a whole number, not {value!r}") from None
+
+
+def _int_field(request: Mapping[str, Any], field: str, default: int) -> int:
+    value = request.get(field, default)
+    return default if value is None else _as_int(field, value)
+
+
+OPERATIONS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
+    "check": op_check,
+    "opening": op_opening,
+    "meld": op_meld,
+    "score": op_score,
+    "deal": op_deal,
+    "recognize": op_recognize,
+    "options": op_options,
+}
+
+
+def answer(request: Any) -> dict[str, Any]:
+    """Answer one batch request; bad requests get ``{"error": ...}``, never an exception."""
+    if not isinstance(request, Mapping):
+        return {"error": f"a request must be a JSON object, not {request!r}"}
+    op = request.get("op")
+    if op not in OPERATIONS:
+        return {"error": f"unknown op {op!r}; use one of: {', '.join(OPERATIONS)}"}
+    try:
+        return OPERATIONS[op](request)
+    except (RulesError, CommandError) as error:
+        return {"error": str(error)}
+    except ValueError as error:  # vision.ImageError and other input errors
+        return {"error": str(error)}
+    except Exception as error:  # noqa: BLE001 — batch must go on whatever happens
+        return {"error": f"internal error while answering {op!r}: {type(error).__name__}: {error}"}
+
+
+def run_batch(stdin: TextIO, stdout: TextIO) -> int:
+    """Read one JSON request per line, answer one JSON line each, in order."""
+    for line in stdin:
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+        except json.JSONDecodeError as error:
+            response: dict[str, Any] = {"error": f"invalid JSON: {error.msg} at column {error.colno}"}
+        else:
+            response = answer(request)
+        stdout.write(json.dumps(response, ensure_ascii=False) + "\n")
+        stdout.flush()
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Human-readable rendering.
+
+
+def _melds_text(melds: Sequence[Sequence[str]]) -> str:
+    return " | ".join(" ".join(meld) for meld in melds)
+
+
+def render_check(result: Mapping[str, Any]) -> str:
+    if "winning_discards" in result:
+        discards = result["winning_discards"]
+        if not discards:
+            return "not winning: no discard leaves a winning hand"
+        lines = [f"winning discards: {' '.join(discards)}"]
+        for detail in result.get("details", []):
+            okey = "  (okey discard: double win)" if detail.get("okey_discard") else ""
+            lines.append(f"  discard {detail['tile']}: {detail.get('kind')}: {_melds_text(detail.get('melds', []))}{okey}")
+        return "\n".join(lines)
+    if not result["winning"]:
+        return "not winning: " + result.get("reason", "the 14 tiles do not split into melds or seven pairs")
+    kind = "seven pairs" if result["kind"] == "pairs" else "melds"
+    colour = f", colour hand ({result['colour_hand']})" if result.get("colour_hand") else ""
+    return f"winning ({kind}{colour}): {_melds_text(result['melds'])}"
+
+
+def render_opening(result: Mapping[str, Any]) -> str:
+    verdict = "opens" if result["opens"] else "does not open"
+    lines = [f"best opening: {result['value']} points ({verdict} with melds)"]
+    if result["melds"]:
+        lines.append(f"  melds: {_melds_text(result['melds'])}")
+    pairs_verdict = "opens" if result.get("pairs_open") else "does not open"
+    lines.append(f"  pairs: {result['pairs']} ({pairs_verdict} with pairs)")
+    return "\n".join(lines)
+
+
+def render_meld(result: Mapping[str, Any]) -> str:
+    if "verdicts" in result:
+        lines = [
+            f"  {' '.join(v.get('tiles', []))}: {'valid' if v['valid'] else 'INVALID'}, {v['value']}"
+            + (f" ({v['reason']})" if v.get("reason") else "")
+            for v in result["verdicts"]
+        ]
+        verdict = "opens" if result["opens"] else "does not open"
+        return "\n".join([f"total {result['total']}: {verdict}", *lines] + ([result["reason"]] if result.get("reason") else []))
+    if result["valid"]:
+        return f"valid meld worth {result['value']}" + (f" ({result['reason']})" if result.get("reason") else "")
+    return f"invalid meld: {result['reason']}"
+
+
+def render_deal(result: Mapping[str, Any]) -> str:
+    explain = result.get("explain")
+    if explain:
+        return "\n".join(explain)
+    return json.dumps(result, indent=2, ensure_ascii=False)
+
+
+def render_score(result: Mapping[str, Any]) -> str:
+    numbers = result.get("deltas", result.get("scores"))
+    lines = [f"scores: {' '.join(str(n) for n in numbers)}"]
+    lines += [f"  {line}" for line in result.get("explain", [])]
+    return "\n".join(lines)
+
+
+def render_options(result: Mapping[str, Any]) -> str:
+    choices = option_choices(result["game"])
+    lines = [f"options of {result['game']}:"]
+    for name, value in result["options"].items():
+        allowed = choices[name]
+        shown = " | ".join(str(a) for a in allowed) if isinstance(allowed, tuple) else allowed.__name__
+        lines.append(f"  {name} = {json.dumps(value)}    ({shown})")
+    return "\n".join(lines)
+
+
+def render_recognition(result: Mapping[str, Any]) -> str:
+    tiles = " ".join(t["tile"] + ("?" if t.get("low_confidence") else "") for t in result["tiles"])
+    lines = [f"{result['image']}: {len(result['tiles'])} tiles in {result['elapsed_ms']:.0f} ms", f"  {tiles}"]
+    lines += [f"  warning: {w}" for w in result.get("warnings", [])]
+    if any(t.get("low_confidence") for t in result["tiles"]):
+        lines.append("  (? = low confidence: check these tiles)")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Argument parsing.
+
+
+def _parse_option(text: str) -> tuple[str, Any]:
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"invalid option {text!r}: use NAME=VALUE, e.g. wrap_13_1=false")
+    name, value = text.split("=", 1)
+    try:
+        parsed = json.loads(value)
+    except json.JSONDecodeError:
+        parsed = value
+    return name.strip(), parsed
+
+
+def _add_common(parser: argparse.ArgumentParser, *, game: str | None) -> None:
+    if game is not None:
+        parser.add_argument("--game", default=game, help=f"okey or okey101 (default {game})")
+    parser.add_argument(
+        "--option", "-o", action="append", type=_parse_option, default=[], metavar="NAME=VALUE",
+        help="a house-rule option of RULES.md, e.g. -o wrap_13_1=false (repeatable)",
+    )
+    parser.add_argument("--profile", default="reference", help="a named house-rule profile (default reference)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="okey-companion",
+        description="Table companion and scorekeeper for Okey and Okey 101.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    check = sub.add_parser("check", help="is this 14-tile hand a win? which discards of 15 tiles win? (O5)")
+    _add_common(check, game="okey")
+    check.add_argument("--indicator", required=True, help="the face-up indicator tile, e.g. R4")
+    check.add_argument("tiles", nargs="+", help="14 or 15 tiles, e.g. R1 R2 R3 …")
+
+    opening = sub.add_parser("opening", help="the best Okey 101 opening of a rack (H4)")
+    _add_common(opening, game="okey101")
+    opening.add_argument("--indicator", required=True)
+    opening.add_argument("tiles", nargs="+", help="the rack, e.g. 21 or 22 tiles")
+
+    meld = sub.add_parser("meld", help="referee melds as laid out on the table; '|' separates melds (O4, H4)")
+    _add_common(meld, game="okey101")
+    meld.add_argument("--indicator", required=True)
+    meld.add_argument("tiles", nargs="+", help="e.g. R12 R13 F   or   R10 R11 R12 '|' K1 K2 K3")
+
+    deal = sub.add_parser("deal", help="walk the formal deal (O2): stacks, indicator, who takes what")
+    _add_common(deal, game="okey")
+    deal.add_argument("--players", type=int, default=4)
+    deal.add_argument("--dealer", type=int, default=1, help="the dealer's seat, 1-based (default 1)")
+    deal.add_argument("--dice", type=int, nargs=2, metavar=("FIRST", "SECOND"), help="the two rolls; omit to roll")
+    deal.add_argument("--seed", type=int, help="seed for rolling the dice")
+
+    score = sub.add_parser("score", help="score a recorded hand (O6, H6-H7)")
+    _add_common(score, game=None)
+    score.add_argument("--game", required=True, help="okey or okey101")
+    score.add_argument("--hand", required=True, help="a JSON file with the hand (- for stdin)")
+
+    options = sub.add_parser("options", help="list the house-rule options of a game")
+    _add_common(options, game="okey")
+
+    sub.add_parser("batch", help="answer JSON requests, one per line on stdin (see README)")
+
+    recognize = sub.add_parser("recognize", help="recognise the tiles in photos")
+    recognize.add_argument("photos", nargs="+")
+    recognize.add_argument("--json", action="store_true")
+
+    serve = sub.add_parser("serve", help="run the table companion web app")
+    serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default all interfaces)")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--data-dir", help="where tables are kept (default ~/.okey-companion)")
+    serve.add_argument("--threads", type=int, default=8)
+    return parser
+
+
+def _request(args: argparse.Namespace, op: str, **fields: Any) -> dict[str, Any]:
+    request: dict[str, Any] = {"op": op, "options": dict(args.option), "profile": args.profile, **fields}
+    if getattr(args, "game", None) is not None:
+        request["game"] = args.game
+    return request
+
+
+def _read_hand(path: str) -> Any:
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise CommandError(f"cannot read hand file {path!r}: {error.strerror}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise CommandError(f"hand file {path!r} is not valid JSON: {error.msg} at line {error.lineno}") from None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return _dispatch(args)
+    except (RulesError, CommandError, ValueError) as error:
+        print(f"okey-companion {args.command}: error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+
+def _emit(args: argparse.Namespace, result: Mapping[str, Any], render: Callable[[Mapping[str, Any]], str]) -> int:
+    print(json.dumps(result, ensure_ascii=False) if args.json else render(result))
+    return 0
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    command = args.command
+    if command == "batch":
+        return run_batch(sys.stdin, sys.stdout)
+    if command == "serve":
+        from companion.web.serve import serve
+
+        serve(host=args.host, port=args.port, data_dir=args.data_dir, threads=args.threads)
+        return 0
+    if command == "recognize":
+        results = [op_recognize({"image": photo}) for photo in args.photos]
+        if args.json:
+            print(json.dumps(results if len(results) > 1 else results[0], ensure_ascii=False))
+        else:
+            print("\n".join(render_recognition(r) for r in results))
+        return 0
+    tiles = " ".join(getattr(args, "tiles", []) or [])
+    if command == "check":
+        return _emit(args, op_check(_request(args, "check", indicator=args.indicator, tiles=tiles)), render_check)
+    if command == "opening":
+        result = op_opening(_request(args, "opening", indicator=args.indicator, tiles=tiles))
+        return _emit(args, result, render_opening)
+    if command == "meld":
+        return _emit(args, op_meld(_request(args, "meld", indicator=args.indicator, tiles=tiles)), render_meld)
+    if command == "deal":
+        if args.dealer < 1 or args.dealer > args.players:
+            raise CommandError(f"--dealer {args.dealer} is not a seat: use 1-{args.players}")
+        fields: dict[str, Any] = {"players": args.players, "dealer": args.dealer - 1, "seed": args.seed}
+        if args.dice:
+            fields["dice"] = list(args.dice)
+        return _emit(args, op_deal(_request(args, "deal", **fields)), render_deal)
+    if command == "score":
+        return _emit(args, op_score(_request(args, "score", hand=_read_hand(args.hand))), render_score)
+    if command == "options":
+        return _emit(args, op_options(_request(args, "options")), render_options)
+    raise CommandError(f"unknown command {command!r}")  # pragma: no cover — argparse rejects it first
