@@ -1,0 +1,377 @@
+"""The formal deal (RULES.md O2, H2): stacks, dice, indicator and who takes which tiles.
+
+Seats are 0-based and counter-clockwise: seat ``(i + 1) % n`` sits on seat ``i``'s right, and play and
+the deal pass to the right.  The 21 stacks are numbered from the dealer's left through the dealer's right,
+then on in front of the player on the dealer's right, and so on round the table; stacks are drawn in that
+order.  The seed's worked example (dealer = player 1, rolls 5 then 2):
+
+>>> plan = plan_deal(players=4, dealer=0, first_roll=5, second_roll=2)
+>>> plan.chosen_stack, plan.indicator_from_bottom, plan.starter
+(4, 2, 1)
+>>> [(t.seat + 1, t.letter, t.count, t.part) for t in plan.takes[9:]]
+[(3, 'j', 4, 'top'), (4, 'j', 1, 'bottom'), (4, 'k', 3, 'top'), (1, 'k', 2, 'bottom'), (1, 'l', 2, 'top')]
+
+Okey (O2.4, O2.5): starting with the player on the dealer's right (the starter), every seat takes a whole
+stack in turn until each has 10 tiles; the starter takes one more whole stack (15); then each other seat,
+in seat order, takes 4 tiles from the stacks that follow.
+
+Okey 101 (H2): the same walk with 21 tiles: starting with the starter (option ``starter``: the player on
+the dealer's right, or the dealer), every seat takes a whole stack in turn until each has 20 tiles; then
+the starter takes 2 tiles and every other seat, in seat order, 1 tile from the next stack(s) (22/21/21/21).
+
+Partial takes say which end of the stack: ``top`` (the first tiles of what is left of it) or ``bottom``
+(the last tiles, emptying it), as in the seed: "3 takes 4 tiles of j; 4 takes the last of j".
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from string import ascii_lowercase
+from typing import Any, Literal
+
+from companion.rules.errors import InvalidDealError, InvalidOptionError
+from companion.rules.explain import Explanation, details, ordinal, player, texts
+from companion.rules.options import GameOptions, Okey101Options, OkeyOptions, normalise_game, options_for
+
+__all__ = [
+    "STACKS",
+    "STACK_SIZE",
+    "Stack",
+    "Take",
+    "DealPlan",
+    "plan_deal",
+    "reroll_indicator",
+    "roll_deal",
+    "next_dealer",
+    "default_stacks_in_front",
+]
+
+STACKS = 21
+STACK_SIZE = 5
+_DEFAULT_STACKS_IN_FRONT = {2: (11, 10), 3: (7, 7, 7), 4: (6, 5, 5, 5)}
+
+Part = Literal["whole", "top", "bottom"]
+
+
+@dataclass(frozen=True)
+class Stack:
+    """One of the 21 stacks: ``index`` in draw order, the ``owner`` seat it lies in front of, its tile count
+    (6 for the chosen stack) and the ``letter`` it gets when the deal takes from it (``None`` if it stays
+    in the stock)."""
+
+    index: int
+    owner: int
+    tiles: int
+    letter: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"index": self.index, "owner": self.owner, "tiles": self.tiles, "letter": self.letter}
+
+
+@dataclass(frozen=True)
+class Take:
+    """One step of the distribution: ``seat`` takes ``count`` tiles (the ``part``) of stack ``letter``."""
+
+    order: int
+    seat: int
+    stack: int
+    letter: str
+    count: int
+    part: Part
+
+    def __repr__(self) -> str:
+        return f"{player(self.seat)}: {self.part} {self.count} of {self.letter}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "order": self.order,
+            "seat": self.seat,
+            "stack": self.stack,
+            "letter": self.letter,
+            "count": self.count,
+            "part": self.part,
+        }
+
+
+@dataclass(frozen=True)
+class DealPlan:
+    """A whole deal.  A quick deal (O2.6) has no stacks, no takes and ``None`` for the rolls, the chosen
+    stack and the indicator position."""
+
+    game: str
+    players: int
+    dealer: int
+    starter: int
+    rolls: tuple[int, int] | None
+    stacks: tuple[Stack, ...]
+    chosen_stack: int | None
+    indicator_from_bottom: int | None
+    takes: tuple[Take, ...]
+    tiles_per_seat: tuple[int, ...]
+
+    @property
+    def quick(self) -> bool:
+        return self.rolls is None
+
+    def steps(self) -> tuple[Explanation, ...]:
+        """The deal as translatable steps (see :class:`Explanation`)."""
+        if self.quick:
+            return _quick_steps(self)
+        return _formal_steps(self)
+
+    def explain(self) -> list[str]:
+        """The deal as English steps a table can follow."""
+        return texts(self.steps())
+
+    def to_dict(self) -> dict[str, Any]:
+        steps = self.steps()
+        return {
+            "game": self.game,
+            "players": self.players,
+            "dealer": self.dealer,
+            "starter": self.starter,
+            "rolls": list(self.rolls) if self.rolls else None,
+            "stacks": [s.to_dict() for s in self.stacks],
+            "chosen_stack": self.chosen_stack,
+            "indicator_from_bottom": self.indicator_from_bottom,
+            "takes": [t.to_dict() for t in self.takes],
+            "tiles_per_seat": list(self.tiles_per_seat),
+            "explain": texts(steps),
+            "explain_detail": details(steps),
+        }
+
+
+def next_dealer(dealer: int, players: int) -> int:
+    """The next hand's dealer: the deal passes to the right (O2.1).
+
+    >>> next_dealer(3, 4)
+    0
+    """
+    _check_seats(players, dealer)
+    return (dealer + 1) % players
+
+
+def default_stacks_in_front(players: int, dealer: int) -> tuple[int, ...]:
+    """Stacks in front of each seat (indexed by seat) when nobody says otherwise: the dealer has the most.
+
+    >>> default_stacks_in_front(4, 1)
+    (5, 6, 5, 5)
+    """
+    _check_seats(players, dealer)
+    counts = _DEFAULT_STACKS_IN_FRONT[players]
+    return tuple(counts[(seat - dealer) % players] for seat in range(players))
+
+
+def plan_deal(
+    *,
+    players: int,
+    dealer: int,
+    first_roll: int | None = None,
+    second_roll: int | None = None,
+    game: str = "okey",
+    options: GameOptions | None = None,
+    stacks_in_front: Sequence[int] | None = None,
+) -> DealPlan:
+    """Plan the deal for the given dice: the chosen stack, the indicator and every take.
+
+    ``stacks_in_front[s]`` is the number of stacks lying in front of seat ``s`` (21 in all); by default the
+    dealer has the extra ones (:func:`default_stacks_in_front`).  With Okey's ``quick_deal`` option the
+    dice are not used and the plan has no stacks.
+    """
+    canonical = normalise_game(game)
+    chosen_options = _options(canonical, options)
+    _check_seats(players, dealer)
+    starter = _starter(chosen_options, players, dealer)
+    per_seat, starter_tiles = (21, 22) if canonical == "okey101" else (14, 15)
+    tiles_per_seat = tuple(starter_tiles if seat == starter else per_seat for seat in range(players))
+    if isinstance(chosen_options, OkeyOptions) and chosen_options.quick_deal:
+        return DealPlan(canonical, players, dealer, starter, None, (), None, None, (), tiles_per_seat)
+    if first_roll is None or second_roll is None:
+        raise InvalidDealError("the formal deal needs both dice rolls (first_roll and second_roll, 1-6)")
+    _check_roll("first roll", first_roll)
+    _check_roll("second roll", second_roll)
+    in_front = _stacks_in_front(players, dealer, stacks_in_front)
+    seats_from_dealer = [(dealer + offset) % players for offset in range(players)]
+    owners = [seat for seat in seats_from_dealer for _ in range(in_front[seat])]
+    chosen = (first_roll - 1) % STACKS
+    demands = _demands(canonical, players, starter)
+    takes, letters = _distribute(demands, chosen)
+    stacks = tuple(
+        Stack(index, owners[index], STACK_SIZE + (index == chosen), letters.get(index)) for index in range(STACKS)
+    )
+    return DealPlan(
+        canonical, players, dealer, starter, (first_roll, second_roll), stacks, chosen, second_roll, takes,
+        tiles_per_seat,
+    )
+
+
+def reroll_indicator(plan: DealPlan, second_roll: int) -> DealPlan:
+    """The plan after the second roll is repeated because a false okey came up (O2.3)."""
+    if plan.rolls is None:
+        raise InvalidDealError("a quick deal has no chosen stack: simply turn up another tile as the indicator")
+    _check_roll("second roll", second_roll)
+    return DealPlan(
+        plan.game, plan.players, plan.dealer, plan.starter, (plan.rolls[0], second_roll), plan.stacks,
+        plan.chosen_stack, second_roll, plan.takes, plan.tiles_per_seat,
+    )
+
+
+def roll_deal(
+    *, players: int, dealer: int, rng: random.Random, game: str = "okey", options: GameOptions | None = None
+) -> DealPlan:
+    """Roll both dice with ``rng`` and plan the deal."""
+    first, second = rng.randint(1, 6), rng.randint(1, 6)
+    return plan_deal(
+        players=players, dealer=dealer, first_roll=first, second_roll=second, game=game, options=options
+    )
+
+
+def _options(game: str, options: GameOptions | None) -> GameOptions:
+    if options is None:
+        return options_for(game)
+    expected = OkeyOptions if game == "okey" else Okey101Options
+    if not isinstance(options, expected):
+        raise InvalidOptionError(f"options {options!r} are not {game} options; use options_for({game!r})")
+    return options
+
+
+def _check_seats(players: int, dealer: int) -> None:
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+        raise InvalidDealError(f"invalid number of players {players!r}: okey is played by 2, 3 or 4")
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+        raise InvalidDealError(
+            f"invalid dealer seat {dealer!r}: with {players} players the seats are 0-{players - 1}"
+        )
+
+
+def _check_roll(name: str, roll: int) -> None:
+    if isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= 6:
+        raise InvalidDealError(f"invalid {name} {roll!r}: a die shows 1-6")
+
+
+def _starter(options: GameOptions, players: int, dealer: int) -> int:
+    if isinstance(options, Okey101Options) and options.starter == "dealer":
+        return dealer
+    return (dealer + 1) % players
+
+
+def _stacks_in_front(players: int, dealer: int, stacks_in_front: Sequence[int] | None) -> tuple[int, ...]:
+    if stacks_in_front is None:
+        return default_stacks_in_front(players, dealer)
+    counts = tuple(stacks_in_front)
+    if (
+        len(counts) != players
+        or any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in counts)
+        or sum(counts) != STACKS
+    ):
+        raise InvalidDealError(
+            f"invalid stacks in front {list(counts)!r}: give one count per seat ({players}), "
+            f"none negative, {STACKS} in all"
+        )
+    return counts
+
+
+def _demands(game: str, players: int, starter: int) -> list[tuple[int, int]]:
+    """(seat, tiles) in the order the seats take them: whole stacks round the table, then the remainder."""
+    whole_rounds, starter_extra, other_extra = (4, 2, 1) if game == "okey101" else (2, STACK_SIZE, 4)
+    order = [(starter + offset) % players for offset in range(players)]
+    demands = [(seat, STACK_SIZE) for _ in range(whole_rounds) for seat in order]
+    demands.append((starter, starter_extra))
+    demands += [(seat, other_extra) for seat in order[1:]]
+    return demands
+
+
+def _distribute(demands: list[tuple[int, int]], chosen: int) -> tuple[tuple[Take, ...], dict[int, str]]:
+    """Walk the stacks after the chosen one, taking from the top of each, and record every take."""
+    takes: list[Take] = []
+    letters: dict[int, str] = {}
+    position, used = 1, 0
+    for seat, wanted in demands:
+        while wanted:
+            stack = (chosen + position) % STACKS
+            letter = letters.setdefault(stack, ascii_lowercase[len(letters)])
+            count = min(wanted, STACK_SIZE - used)
+            part: Part = "whole" if count == STACK_SIZE else ("bottom" if used and used + count == STACK_SIZE else "top")
+            takes.append(Take(len(takes), seat, stack, letter, count, part))
+            wanted -= count
+            used += count
+            if used == STACK_SIZE:
+                position, used = position + 1, 0
+    return tuple(takes), letters
+
+
+def _quick_steps(plan: DealPlan) -> tuple[Explanation, ...]:
+    per_seat = min(plan.tiles_per_seat)
+    starter_tiles = plan.tiles_per_seat[plan.starter]
+    return (
+        Explanation(
+            "deal.quick",
+            {"starter": plan.starter, "tiles": per_seat, "starter_tiles": starter_tiles},
+            f"Quick deal: everybody takes {per_seat} tiles from the shuffled tiles, {player(plan.starter)} "
+            f"takes {starter_tiles} and starts; then one tile is turned face up as the indicator "
+            "(a false okey is put back and another turned up).",
+        ),
+    )
+
+
+def _formal_steps(plan: DealPlan) -> tuple[Explanation, ...]:
+    assert plan.rolls is not None and plan.chosen_stack is not None  # formal plans always have them
+    first, second = plan.rolls
+    chosen = plan.stacks[plan.chosen_stack]
+    in_front = [sum(1 for s in plan.stacks if s.owner == seat) for seat in range(plan.players)]
+    layout = ", ".join(f"{player(seat)} {in_front[seat]}" for seat in range(plan.players))
+    counted_on = (
+        ""
+        if chosen.owner == plan.dealer
+        else f" (counting continues into the stacks in front of {player(chosen.owner)})"
+    )
+    steps = [
+        Explanation(
+            "deal.stacks",
+            {"dealer": plan.dealer, "stacks_in_front": in_front},
+            f"{player(plan.dealer).capitalize()} deals. Shuffle face down and build {STACKS} stacks of "
+            f"{STACK_SIZE} ({layout} in front); the dealer holds the leftover tile.",
+        ),
+        Explanation(
+            "deal.first_roll",
+            {"roll": first, "stack": plan.chosen_stack, "owner": chosen.owner},
+            f"The dealer rolled {first}: the leftover tile goes on the {ordinal(plan.chosen_stack + 1)} stack "
+            f"counted from the dealer's left{counted_on}; it now has 6 tiles.",
+        ),
+        Explanation(
+            "deal.second_roll",
+            {"roll": second},
+            f"The dealer rolled {second}: the {ordinal(second)} tile from the bottom of that stack is turned "
+            "face up on top of it: the indicator. If it is a false okey, put it back and roll again.",
+        ),
+    ]
+    steps += [_take_step(take) for take in plan.takes]
+    starter_tiles = plan.tiles_per_seat[plan.starter]
+    steps.append(
+        Explanation(
+            "deal.start",
+            {"starter": plan.starter, "tiles": starter_tiles, "others": min(plan.tiles_per_seat)},
+            f"{player(plan.starter).capitalize()} has {starter_tiles} tiles and starts by discarding; "
+            f"the others have {min(plan.tiles_per_seat)}. The rest is the stock, drawn in the same order; "
+            "the indicator's stack comes last.",
+        )
+    )
+    return tuple(steps)
+
+
+def _take_step(take: Take) -> Explanation:
+    params = {"seat": take.seat, "letter": take.letter, "count": take.count, "part": take.part}
+    who = player(take.seat).capitalize()
+    if take.part == "whole":
+        text = f"{who} takes stack {take.letter}."
+    elif take.part == "top":
+        text = f"{who} takes the top {_tiles(take.count)} of stack {take.letter}."
+    else:
+        text = f"{who} takes the last {_tiles(take.count)} of stack {take.letter}."
+    return Explanation(f"deal.take_{take.part}", params, text)
+
+
+def _tiles(count: int) -> str:
+    return "tile" if count == 1 else f"{count} tiles"

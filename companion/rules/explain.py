@@ -1,0 +1,62 @@
+"""Explanations: the "why this number" lines that deals and scores carry.
+
+Each line has a stable ``key`` (the web UI translates by key), the numbers in ``params`` and an English
+``text``.  Seats in ``params`` are 0-based engine seats; the English text says "player 1" for seat 0.
+
+>>> line = Explanation("okey.win", {"winner": 0, "points": 2}, "Player 1 won: every opponent loses 2.")
+>>> line
+Player 1 won: every opponent loses 2.
+>>> line.to_dict()["key"]
+'okey.win'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Explanation", "player", "ordinal", "texts", "details"]
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """One line of an explanation: a translation ``key``, its JSON-able ``params`` and the English ``text``."""
+
+    key: str
+    params: Mapping[str, Any] = field(hash=False)
+    text: str
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "params": dict(self.params), "text": self.text}
+
+
+def player(seat: int) -> str:
+    """How English text names an engine seat: ``player(0) == 'player 1'``."""
+    return f"player {seat + 1}"
+
+
+def ordinal(number: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th`` … ``11th``, ``12th``, ``21st``.
+
+    >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st']
+    """
+    if 10 <= number % 100 <= 20:
+        suffix = "th"
+    else:
+        suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+def texts(lines: tuple[Explanation, ...]) -> list[str]:
+    """The English texts of ``lines``."""
+    return [line.text for line in lines]
+
+
+def details(lines: tuple[Explanation, ...]) -> list[dict[str, Any]]:
+    """``lines`` as JSON-able dicts."""
+    return [line.to_dict() for line in lines]
