@@ -1,0 +1,497 @@
+"""The table store: every change to a table is an event in SQLite, and no acknowledged score is ever lost.
+
+One SQLite file in WAL mode with ``synchronous=FULL``; every write is one ``BEGIN IMMEDIATE`` transaction,
+committed before the method returns.  The event log is the persistence *and* the undo: an undo is a new
+event that marks the latest effective event undone, a redo is a new event that re-applies it.
+
+>>> import tempfile, os
+>>> store = TableStore(os.path.join(tempfile.mkdtemp(), "t.sqlite"))
+>>> table_id = store.create_table(game="okey", players=["Ali", "Can", "Deniz", "Ece"], pin="1234")
+>>> store.record(table_id, {"type": "rename", "player": 1, "name": "Cem"}).players
+('Ali', 'Cem', 'Deniz', 'Ece')
+>>> store.undo(table_id).players
+('Ali', 'Can', 'Deniz', 'Ece')
+>>> [(e.seq, e.type, e.undone) for e in store.events(table_id)]
+[(1, 'rename', True), (2, 'undo', False)]
+>>> store.close()
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import random
+import secrets
+import sqlite3
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from companion.rules.options import options_for, options_to_dict
+from companion.tables import (
+    InvalidEventError,
+    InvalidTableError,
+    TableMeta,
+    TableState,
+    new_meta,
+    prepare_event,
+    replay,
+)
+
+__all__ = [
+    "TableStore",
+    "EventRecord",
+    "TableSummary",
+    "TableNotFound",
+    "NothingToUndo",
+    "NothingToRedo",
+    "TABLE_ID_ALPHABET",
+    "hash_pin",
+    "normalise_table_id",
+]
+
+TABLE_ID_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+"""Table ids use letters and digits nobody confuses when reading them aloud (no 0/O, 1/I/L)."""
+TABLE_ID_LENGTH = 5
+PIN_ITERATIONS = 60_000
+MAX_CLIENT_ID = 64
+
+UNDO, REDO = "undo", "redo"
+
+# Ordered schema migrations; ``PRAGMA user_version`` is the number applied so far.  Append, never edit.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE tables (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        game TEXT NOT NULL,
+        players TEXT NOT NULL,
+        options TEXT NOT NULL,
+        profile TEXT NOT NULL,
+        first_dealer INTEGER NOT NULL,
+        pin_hash TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        version INTEGER NOT NULL DEFAULT 0,
+        summary TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE TABLE events (
+        table_id TEXT NOT NULL REFERENCES tables(id),
+        seq INTEGER NOT NULL,
+        client_id TEXT,
+        type TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        actor TEXT NOT NULL DEFAULT '',
+        created_at TEXT NOT NULL,
+        undone_by INTEGER,
+        PRIMARY KEY (table_id, seq),
+        UNIQUE (table_id, client_id)
+    );
+    CREATE TABLE player_names (
+        name TEXT PRIMARY KEY COLLATE NOCASE,
+        last_used TEXT NOT NULL
+    );
+    CREATE INDEX tables_by_creation ON tables (created_at);
+    """,
+)
+
+
+class TableNotFound(LookupError):
+    """No table has this id."""
+
+
+class NothingToUndo(LookupError):
+    """The table has no effective event left to undo."""
+
+
+class NothingToRedo(LookupError):
+    """Nothing was undone since the last recorded event."""
+
+
+@dataclass(frozen=True)
+class EventRecord:
+    """One line of a table's audit log: who did what, when, and whether it was undone."""
+
+    seq: int
+    type: str
+    payload: dict[str, Any]
+    actor: str
+    created_at: str
+    client_id: str | None = None
+    undone_by: int | None = None
+
+    @property
+    def undone(self) -> bool:
+        return self.undone_by is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "type": self.type,
+            "payload": self.payload,
+            "actor": self.actor,
+            "created_at": self.created_at,
+            "id": self.client_id,
+            "undone": self.undone,
+            "undone_by": self.undone_by,
+        }
+
+
+@dataclass(frozen=True)
+class TableSummary:
+    """A past table as listed in the history: no replay needed."""
+
+    id: str
+    name: str
+    game: str
+    players: tuple[str, ...]
+    created_at: str
+    updated_at: str
+    version: int
+    hands: int = 0
+    finished: bool = False
+    winners: tuple[int, ...] = field(default_factory=tuple)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "game": self.game,
+            "players": list(self.players),
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+            "version": self.version,
+            "hands": self.hands,
+            "finished": self.finished,
+            "winners": list(self.winners),
+        }
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _check_pin_format(pin: object) -> str:
+    if not isinstance(pin, str) or len(pin) != 4 or not pin.isascii() or not pin.isdigit():
+        raise InvalidTableError(f"invalid pin {pin!r}: the PIN must be exactly 4 digits, as a string such as '0427'")
+    return pin
+
+
+def hash_pin(pin: str, *, salt: bytes | None = None, iterations: int = PIN_ITERATIONS) -> str:
+    """``pbkdf2_sha256$iterations$salt$hash`` for a 4-digit PIN (the salt is random unless given)."""
+    salt = secrets.token_bytes(16) if salt is None else salt
+    digest = hashlib.pbkdf2_hmac("sha256", pin.encode(), salt, iterations)
+    return f"pbkdf2_sha256${iterations}${salt.hex()}${digest.hex()}"
+
+
+def _pin_matches(pin: str, stored: str) -> bool:
+    _, iterations, salt, _ = stored.split("$")
+    return hmac.compare_digest(hash_pin(pin, salt=bytes.fromhex(salt), iterations=int(iterations)), stored)
+
+
+def normalise_table_id(table_id: str) -> str:
+    """Table ids are read aloud and typed on phones: accept any case and stray spaces."""
+    return str(table_id).strip().upper()
+
+
+class TableStore:
+    """Tables and their event logs in one SQLite file.  One store (one connection) per request or thread."""
+
+    def __init__(self, path: str | Path, *, rng: random.Random | None = None) -> None:
+        self.path = Path(path)
+        self._rng = rng or random.Random()
+        self._con = sqlite3.connect(self.path, timeout=15, isolation_level=None)
+        self._con.row_factory = sqlite3.Row
+        self._con.execute("PRAGMA journal_mode=WAL")
+        self._con.execute("PRAGMA synchronous=FULL")
+        self._con.execute("PRAGMA foreign_keys=ON")
+        self._migrate()
+
+    def close(self) -> None:
+        self._con.close()
+
+    def __enter__(self) -> TableStore:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _migrate(self) -> None:
+        if self._con.execute("PRAGMA user_version").fetchone()[0] >= len(MIGRATIONS):
+            return
+        with self._write() as con:
+            applied = con.execute("PRAGMA user_version").fetchone()[0]
+            for script in MIGRATIONS[applied:]:
+                for statement in script.split(";"):
+                    if statement.strip():
+                        con.execute(statement)
+            con.execute(f"PRAGMA user_version = {len(MIGRATIONS)}")
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction, taking the write lock up front so concurrent writers queue, not fail."""
+        self._con.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._con
+        except BaseException:
+            self._con.execute("ROLLBACK")
+            raise
+        self._con.execute("COMMIT")
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        """One read transaction: several SELECTs see the same snapshot."""
+        self._con.execute("BEGIN")
+        try:
+            yield self._con
+        finally:
+            self._con.execute("COMMIT")
+
+    # -- creating and reading tables -------------------------------------------------------------
+
+    def create_table(
+        self,
+        *,
+        game: str,
+        players: list[str],
+        pin: str,
+        options: dict[str, Any] | None = None,
+        profile: str = "reference",
+        first_dealer: int = 0,
+        name: str | None = None,
+    ) -> str:
+        """Create a table and return its id (a short code such as ``K7P2Q``)."""
+        _check_pin_format(pin)
+        now = _now()
+        meta = new_meta("", game=game, players=players, options=options, profile=profile,
+                        first_dealer=first_dealer, name=name, created_at=now)
+        with self._write() as con:
+            table_id = self._fresh_id(con)
+            meta = meta.with_id(table_id)
+            state = replay(meta, [])
+            con.execute(
+                "INSERT INTO tables (id, name, game, players, options, profile, first_dealer, pin_hash,"
+                " created_at, updated_at, version, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
+                (table_id, meta.name, meta.game, json.dumps(list(meta.players)),
+                 json.dumps(options_to_dict(meta.options)), meta.profile, meta.first_dealer,
+                 hash_pin(pin), now, now, json.dumps(_summary(state))),
+            )
+            self._remember_names(con, meta.players, now)
+        return table_id
+
+    def _fresh_id(self, con: sqlite3.Connection) -> str:
+        while True:
+            table_id = "".join(secrets.choice(TABLE_ID_ALPHABET) for _ in range(TABLE_ID_LENGTH))
+            if con.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone() is None:
+                return table_id
+
+    def _meta_row(self, con: sqlite3.Connection, table_id: str) -> sqlite3.Row:
+        row = con.execute("SELECT * FROM tables WHERE id = ?", (normalise_table_id(table_id),)).fetchone()
+        if row is None:
+            raise TableNotFound(f"no table {table_id!r}: check the code on the table's screen")
+        return row
+
+    @staticmethod
+    def _meta(row: sqlite3.Row) -> TableMeta:
+        return TableMeta(
+            id=row["id"],
+            name=row["name"],
+            game=row["game"],
+            players=tuple(json.loads(row["players"])),
+            options=options_for(row["game"], json.loads(row["options"])),
+            profile=row["profile"],
+            first_dealer=row["first_dealer"],
+            created_at=row["created_at"],
+        )
+
+    def _effective(self, con: sqlite3.Connection, table_id: str) -> list[dict[str, Any]]:
+        rows = con.execute(
+            "SELECT payload FROM events WHERE table_id = ? AND type NOT IN (?, ?) AND undone_by IS NULL"
+            " ORDER BY seq",
+            (table_id, UNDO, REDO),
+        )
+        return [json.loads(row["payload"]) for row in rows]
+
+    def _state(self, con: sqlite3.Connection, row: sqlite3.Row) -> TableState:
+        return replay(self._meta(row), self._effective(con, row["id"]), version=row["version"])
+
+    def get(self, table_id: str) -> TableState:
+        """The table's current state, replayed from its effective events."""
+        with self._read() as con:
+            return self._state(con, self._meta_row(con, table_id))
+
+    def version(self, table_id: str) -> int:
+        """How many events the table's log holds: changes whenever anything is recorded (cheap, for polling)."""
+        row = self._con.execute(
+            "SELECT version FROM tables WHERE id = ?", (normalise_table_id(table_id),)
+        ).fetchone()
+        if row is None:
+            raise TableNotFound(f"no table {table_id!r}: check the code on the table's screen")
+        return int(row["version"])
+
+    def check_pin(self, table_id: str, pin: str) -> bool:
+        """Whether ``pin`` is the table's PIN (False for anything that is not 4 digits)."""
+        row = self._con.execute(
+            "SELECT pin_hash FROM tables WHERE id = ?", (normalise_table_id(table_id),)
+        ).fetchone()
+        if row is None:
+            raise TableNotFound(f"no table {table_id!r}: check the code on the table's screen")
+        try:
+            _check_pin_format(pin)
+        except InvalidTableError:
+            return False
+        return _pin_matches(pin, row["pin_hash"])
+
+    def events(self, table_id: str) -> list[EventRecord]:
+        """The audit log: every event ever recorded, undo and redo included, oldest first."""
+        with self._read() as con:
+            row = self._meta_row(con, table_id)
+            rows = con.execute("SELECT * FROM events WHERE table_id = ? ORDER BY seq", (row["id"],)).fetchall()
+        return [
+            EventRecord(
+                seq=r["seq"], type=r["type"], payload=json.loads(r["payload"]), actor=r["actor"],
+                created_at=r["created_at"], client_id=r["client_id"], undone_by=r["undone_by"],
+            )
+            for r in rows
+        ]
+
+    def list_tables(self) -> list[TableSummary]:
+        """Every table, newest first."""
+        rows = self._con.execute("SELECT * FROM tables ORDER BY created_at DESC, rowid DESC").fetchall()
+        summaries = []
+        for row in rows:
+            summary = json.loads(row["summary"])
+            summaries.append(TableSummary(
+                id=row["id"], name=row["name"], game=row["game"],
+                players=tuple(summary.get("players", json.loads(row["players"]))),
+                created_at=row["created_at"], updated_at=row["updated_at"], version=row["version"],
+                hands=summary.get("hands", 0), finished=summary.get("finished", False),
+                winners=tuple(summary.get("winners", ())),
+            ))
+        return summaries
+
+    def known_player_names(self) -> list[str]:
+        """Names typed at earlier tables, most recently used first."""
+        rows = self._con.execute("SELECT name FROM player_names ORDER BY last_used DESC, name")
+        return [row["name"] for row in rows]
+
+    # -- writing events --------------------------------------------------------------------------
+
+    def record(self, table_id: str, event: Mapping[str, Any], *, actor: str = "") -> TableState:
+        """Record one event and return the new state; an invalid event raises and writes nothing.
+
+        ``event`` may carry a client-chosen ``"id"``: the same id twice records once.
+        """
+        return self.record_once(table_id, event, actor=actor)[0]
+
+    def record_once(
+        self, table_id: str, event: Mapping[str, Any], *, actor: str = ""
+    ) -> tuple[TableState, bool]:
+        """Like :meth:`record`, also saying whether the event was new (False: its id was seen before)."""
+        if not isinstance(event, Mapping):
+            raise InvalidEventError(f"invalid event {event!r}: an event is an object with a 'type'")
+        payload = dict(event)
+        client_id = _client_id(payload.pop("id", None))
+        with self._write() as con:
+            row = self._meta_row(con, table_id)
+            if client_id is not None and self._seen(con, row["id"], client_id):
+                return self._state(con, row), False
+            effective = self._effective(con, row["id"])
+            before = replay(self._meta(row), effective, version=row["version"])
+            payload = prepare_event(before, payload, self._rng)
+            state = replay(self._meta(row), [*effective, payload], version=row["version"] + 1)
+            self._append(con, row["id"], payload["type"], payload, actor, client_id, state)
+            if payload["type"] == "rename":
+                self._remember_names(con, (state.players[payload["player"]],), _now())
+        return state, True
+
+    def undo(self, table_id: str, *, actor: str = "", client_id: str | None = None) -> TableState:
+        """Undo the latest effective event (any number of times); :class:`NothingToUndo` when none is left."""
+        return self._undo_or_redo(UNDO, table_id, actor, _client_id(client_id))
+
+    def redo(self, table_id: str, *, actor: str = "", client_id: str | None = None) -> TableState:
+        """Re-apply the event undone most recently, unless something new was recorded since."""
+        return self._undo_or_redo(REDO, table_id, actor, _client_id(client_id))
+
+    def _undo_or_redo(self, kind: str, table_id: str, actor: str, client_id: str | None) -> TableState:
+        with self._write() as con:
+            row = self._meta_row(con, table_id)
+            if client_id is not None and self._seen(con, row["id"], client_id):
+                return self._state(con, row)
+            if kind == UNDO:
+                target = con.execute(
+                    "SELECT MAX(seq) FROM events WHERE table_id = ? AND type NOT IN (?, ?) AND undone_by IS NULL",
+                    (row["id"], UNDO, REDO),
+                ).fetchone()[0]
+                if target is None:
+                    raise NothingToUndo(f"nothing to undo at table {row['id']!r}")
+                con.execute("UPDATE events SET undone_by = ? WHERE table_id = ? AND seq = ?",
+                            (row["version"] + 1, row["id"], target))
+            else:
+                target = self._redo_target(con, row["id"])
+                if target is None:
+                    raise NothingToRedo(f"nothing to redo at table {row['id']!r}: nothing was undone since the last change")
+                con.execute("UPDATE events SET undone_by = NULL WHERE table_id = ? AND seq = ?", (row["id"], target))
+            state = replay(self._meta(row), self._effective(con, row["id"]), version=row["version"] + 1)
+            self._append(con, row["id"], kind, {"type": kind, "target": target}, actor, client_id, state)
+        return state
+
+    @staticmethod
+    def _redo_target(con: sqlite3.Connection, table_id: str) -> int | None:
+        """The top of the redo stack: undos push, redos pop, any new event empties it."""
+        stack: list[int] = []
+        for r in con.execute("SELECT type, payload FROM events WHERE table_id = ? ORDER BY seq", (table_id,)):
+            if r["type"] == UNDO:
+                stack.append(json.loads(r["payload"])["target"])
+            elif r["type"] == REDO:
+                stack.pop()
+            else:
+                stack.clear()
+        return stack[-1] if stack else None
+
+    @staticmethod
+    def _seen(con: sqlite3.Connection, table_id: str, client_id: str) -> bool:
+        return con.execute(
+            "SELECT 1 FROM events WHERE table_id = ? AND client_id = ?", (table_id, client_id)
+        ).fetchone() is not None
+
+    @staticmethod
+    def _append(con: sqlite3.Connection, table_id: str, kind: str, payload: dict[str, Any], actor: str,
+                client_id: str | None, state: TableState) -> None:
+        now = _now()
+        con.execute(
+            "INSERT INTO events (table_id, seq, client_id, type, payload, actor, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (table_id, state.version, client_id, kind, json.dumps(payload), str(actor)[:64], now),
+        )
+        con.execute("UPDATE tables SET version = ?, updated_at = ?, summary = ? WHERE id = ?",
+                    (state.version, now, json.dumps(_summary(state)), table_id))
+
+    @staticmethod
+    def _remember_names(con: sqlite3.Connection, names: tuple[str, ...], now: str) -> None:
+        con.executemany(
+            "INSERT INTO player_names (name, last_used) VALUES (?, ?)"
+            " ON CONFLICT (name) DO UPDATE SET name = excluded.name, last_used = excluded.last_used",
+            [(name, now) for name in names],
+        )
+
+
+def _client_id(value: object) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, (str, int)) or isinstance(value, bool) or not str(value) or len(str(value)) > MAX_CLIENT_ID:
+        raise InvalidEventError(f"invalid event id {value!r}: use a string of 1-{MAX_CLIENT_ID} characters")
+    return str(value)
+
+
+def _summary(state: TableState) -> dict[str, Any]:
+    return {
+        "players": list(state.players),
+        "hands": len(state.hands),
+        "finished": state.finished,
+        "winners": list(state.winners),
+    }

@@ -1,0 +1,468 @@
+"""A table's state as a pure reducer over its recorded events (no Flask, no SQLite).
+
+The store keeps the events; :func:`replay` folds them into a frozen :class:`TableState` whose
+``to_dict()``/``sheet()`` the web app serves.  Seats are 0-based, as in the rules engine.
+
+>>> meta = new_meta("K7P2Q", game="okey", players=["Ali", "Can", "Deniz", "Ece"])
+>>> state = replay(meta, [{"type": "deal", "dice": [5, 2]}, {"type": "indicator", "tile": "r4"}])
+>>> state.dealer, state.deal.okey, state.deal.false_okey
+(0, R5, R5)
+>>> replay(meta, [{"type": "gosterme", "player": 7}])
+Traceback (most recent call last):
+...
+companion.tables.InvalidEventError: invalid player 7 in gosterme event: seats are 0-3
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from companion.rules.deal import DealPlan, next_dealer, plan_deal, reroll_indicator, roll_deal
+from companion.rules.options import GameOptions, Okey101Options, OkeyOptions, normalise_game, options_for, options_to_dict
+from companion.rules.tiles import Tile, okey_for, tile_like
+
+__all__ = [
+    "InvalidEventError",
+    "MissingFieldError",
+    "InvalidTableError",
+    "TableMeta",
+    "Deal",
+    "Penalty",
+    "HandRow",
+    "TableState",
+    "EVENT_TYPES",
+    "GAME_TITLES",
+    "new_meta",
+    "prepare_event",
+    "replay",
+]
+
+GAME_TITLES = {"okey": "Okey", "okey101": "Okey 101"}
+MAX_NAME = 24
+MAX_TABLE_NAME = 60
+
+
+class InvalidEventError(ValueError):
+    """An event that does not fit the table: wrong game, seat out of range, match finished, bad field …"""
+
+
+class MissingFieldError(InvalidEventError):
+    """An event without a field it needs."""
+
+
+class InvalidTableError(ValueError):
+    """Table settings that cannot be: wrong number of players, a duplicate name, a bad PIN …"""
+
+
+@dataclass(frozen=True)
+class TableMeta:
+    """What a table is created with; everything else comes from its events."""
+
+    id: str
+    name: str
+    game: str
+    players: tuple[str, ...]
+    options: GameOptions
+    profile: str = "reference"
+    first_dealer: int = 0
+    created_at: str = ""
+
+    def with_id(self, table_id: str) -> TableMeta:
+        return replace(self, id=table_id)
+
+
+def _check_name(name: object, what: str) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise InvalidTableError(f"invalid {what} {name!r}: type a name of 1-{MAX_NAME} characters")
+    cleaned = " ".join(name.split())
+    if len(cleaned) > MAX_NAME:
+        raise InvalidTableError(f"invalid {what} {name!r}: at most {MAX_NAME} characters, please shorten it")
+    return cleaned
+
+
+def _check_distinct(names: Iterable[str]) -> None:
+    seen: set[str] = set()
+    for name in names:
+        if name.casefold() in seen:
+            raise InvalidTableError(f"duplicate player name {name!r}: give every player a different name")
+        seen.add(name.casefold())
+
+
+def new_meta(
+    table_id: str,
+    *,
+    game: str,
+    players: list[str] | tuple[str, ...],
+    options: Mapping[str, Any] | None = None,
+    profile: str = "reference",
+    first_dealer: int = 0,
+    name: str | None = None,
+    created_at: str = "",
+) -> TableMeta:
+    """Validated table settings: 2-4 distinct names of at most 24 characters, options for the game."""
+    canonical = normalise_game(game)
+    if not isinstance(players, (list, tuple)) or not 2 <= len(players) <= 4:
+        raise InvalidTableError(f"invalid players {players!r}: a table has 2, 3 or 4 players, as a list of names")
+    names = tuple(_check_name(player, "player name") for player in players)
+    _check_distinct(names)
+    chosen = options_for(canonical, options, profile=profile)
+    if chosen.partners and len(names) != 4:
+        raise InvalidTableError(f"partners need 4 players, not {len(names)}: turn the partners option off")
+    if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer < len(names):
+        raise InvalidTableError(f"invalid first dealer {first_dealer!r}: seats are 0-{len(names) - 1}")
+    if name is None or not str(name).strip():
+        title = f"{GAME_TITLES[canonical]} – {', '.join(names)}"
+    elif not isinstance(name, str) or len(name.strip()) > MAX_TABLE_NAME:
+        raise InvalidTableError(f"invalid table name {name!r}: at most {MAX_TABLE_NAME} characters")
+    else:
+        title = " ".join(name.split())
+    return TableMeta(table_id, title, canonical, names, chosen, profile, first_dealer, created_at)
+
+
+@dataclass(frozen=True)
+class Penalty:
+    """A 101 ledger line (H7): ``points`` added to ``player``'s entry of hand ``hand`` (1-based)."""
+
+    hand: int
+    player: int
+    reason: str
+    points: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"hand": self.hand, "player": self.player, "reason": self.reason, "points": self.points}
+
+
+@dataclass(frozen=True)
+class Deal:
+    """The hand being played: its dealer, dice, deal plan, indicator, and what was shown or fined so far."""
+
+    dealer: int
+    plan: DealPlan | None = None
+    rolled: bool = False
+    indicator: Tile | None = None
+    gosterme: tuple[int, ...] = ()
+    penalties: tuple[Penalty, ...] = ()
+
+    @property
+    def started(self) -> bool:
+        return bool(self.plan or self.indicator or self.gosterme or self.penalties)
+
+    @property
+    def dice(self) -> tuple[int, int] | None:
+        return self.plan.rolls if self.plan else None
+
+    @property
+    def okey(self) -> Tile | None:
+        return okey_for(self.indicator) if self.indicator else None
+
+    @property
+    def false_okey(self) -> Tile | None:
+        """The face the false okeys play as (O3): the okey's."""
+        return self.okey
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "dealer": self.dealer,
+            "dice": list(self.dice) if self.dice else None,
+            "rolled": self.rolled,
+            "plan": self.plan.to_dict() if self.plan else None,
+            "indicator": _code(self.indicator),
+            "okey": _code(self.okey),
+            "false_okey": _code(self.false_okey),
+            "gosterme": list(self.gosterme),
+            "penalties": [p.to_dict() for p in self.penalties],
+        }
+
+
+def _code(tile: Tile | None) -> str | None:
+    return tile.code if tile else None
+
+
+@dataclass(frozen=True)
+class HandRow:
+    """One line of the sheet: the entry of each seat (or team), why, and the engine's full result."""
+
+    number: int
+    dealer: int
+    entries: tuple[int, ...]
+    explain: tuple[str, ...]
+    result: Mapping[str, Any] = field(hash=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "dealer": self.dealer,
+            "entries": list(self.entries),
+            "explain": list(self.explain),
+            "result": dict(self.result),
+        }
+
+
+@dataclass(frozen=True)
+class TableState:
+    """Everything a table shows: seats, the deal in progress, the sheet and the standings."""
+
+    id: str
+    name: str
+    game: str
+    profile: str
+    players: tuple[str, ...]
+    options: GameOptions
+    dealer: int
+    deal: Deal
+    hands: tuple[HandRow, ...]
+    penalties: tuple[Penalty, ...]
+    totals: tuple[int, ...]
+    standings: Mapping[str, Any] | None
+    finished: bool
+    winners: tuple[int, ...]
+    version: int
+    created_at: str = ""
+    voided: int = 0
+
+    @property
+    def teams(self) -> tuple[tuple[int, int], ...] | None:
+        """Opposite seats play together when the ``partners`` option is on."""
+        return ((0, 2), (1, 3)) if self.options.partners else None
+
+    @property
+    def seats(self) -> tuple[dict[str, Any], ...]:
+        teams = self.teams
+        return tuple(
+            {
+                "seat": seat,
+                "name": name,
+                "team": next(i for i, team in enumerate(teams) if seat in team) if teams else None,
+                "dealer": seat == self.dealer,
+            }
+            for seat, name in enumerate(self.players)
+        )
+
+    @property
+    def options_dict(self) -> dict[str, Any]:
+        return options_to_dict(self.options)
+
+    def sheet(self) -> dict[str, Any]:
+        """The score sheet as JSON: one row per hand, the 101 penalty ledger, totals and the result."""
+        return {
+            "game": self.game,
+            "players": list(self.players),
+            "teams": [list(team) for team in self.teams] if self.teams else None,
+            "hands": [row.to_dict() for row in self.hands],
+            "penalties": [p.to_dict() for p in self.penalties],
+            "totals": list(self.totals),
+            "dealer": self.dealer,
+            "finished": self.finished,
+            "winners": list(self.winners),
+            "version": self.version,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "game": self.game,
+            "profile": self.profile,
+            "players": list(self.players),
+            "seats": list(self.seats),
+            "teams": [list(team) for team in self.teams] if self.teams else None,
+            "options": self.options_dict,
+            "dealer": self.dealer,
+            "deal": self.deal.to_dict(),
+            "standings": dict(self.standings) if self.standings else None,
+            "voided": self.voided,
+            "created_at": self.created_at,
+            "sheet": self.sheet(),
+        }
+
+
+EVENT_TYPES = ("deal", "reroll", "indicator", "gosterme", "okey_hand", "okey101_hand", "penalty", "void_hand", "rename")
+
+
+def _field(event: Mapping[str, Any], name: str) -> Any:
+    if name not in event:
+        raise MissingFieldError(f"missing field {name!r} in {event.get('type')} event")
+    return event[name]
+
+
+def _int_field(event: Mapping[str, Any], name: str, low: int, high: int, what: str) -> int:
+    value = _field(event, name)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidEventError(f"invalid {name} {value!r} in {event['type']} event: {what}")
+    return value
+
+
+def prepare_event(state: TableState, event: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
+    """The event as it will be recorded: server-side dice rolled now (so replays are deterministic)."""
+    kind = _field(event, "type")
+    if kind not in EVENT_TYPES:
+        raise InvalidEventError(f"unknown event type {kind!r}; use one of: {', '.join(EVENT_TYPES)}")
+    prepared = dict(event)
+    if kind == "deal" and prepared.pop("roll", False) and "dice" not in prepared:
+        plan = roll_deal(players=len(state.players), dealer=state.dealer, rng=rng, game=state.game,
+                         options=state.options)
+        if plan.rolls:
+            prepared.update(dice=list(plan.rolls), rolled=True)
+    return prepared
+
+
+class _Reducer:
+    """The mutable fold behind :func:`replay`; each ``on_<type>`` applies one event or raises."""
+
+    def __init__(self, meta: TableMeta) -> None:
+        self.meta = meta
+        self.players = list(meta.players)
+        self.dealer = meta.first_dealer
+        self.deal = Deal(meta.first_dealer)
+        self.hands: list[HandRow] = []
+        self.penalties: list[Penalty] = []
+        self.voided = 0
+
+    @property
+    def seats(self) -> int:
+        return len(self.players)
+
+    def apply(self, event: Mapping[str, Any]) -> None:
+        if not isinstance(event, Mapping):
+            raise InvalidEventError(f"invalid event {event!r}: an event is an object with a 'type'")
+        kind = _field(event, "type")
+        if kind not in EVENT_TYPES:
+            raise InvalidEventError(f"unknown event type {kind!r}; use one of: {', '.join(EVENT_TYPES)}")
+        getattr(self, f"on_{kind}")(event)
+
+    def _seat(self, event: Mapping[str, Any], name: str = "player") -> int:
+        value = _field(event, name)
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < self.seats:
+            raise InvalidEventError(
+                f"invalid {name} {value!r} in {event['type']} event: seats are 0-{self.seats - 1}"
+            )
+        return value
+
+    def _only(self, game: str, event: Mapping[str, Any]) -> None:
+        if self.meta.game != game:
+            raise InvalidEventError(
+                f"a {event['type']} event belongs to {GAME_TITLES[game]}, and this table plays "
+                f"{GAME_TITLES[self.meta.game]}"
+            )
+
+    def _playing(self, event: Mapping[str, Any]) -> None:
+        if self.finished:
+            raise InvalidEventError(f"the match is already finished: no {event['type']} event (undo to change it)")
+
+    # -- events ---------------------------------------------------------------------------------
+
+    def on_deal(self, event: Mapping[str, Any]) -> None:
+        self._playing(event)
+        if self.deal.started:
+            raise InvalidEventError("this hand's deal is already recorded: undo it to change the dice")
+        quick = isinstance(self.meta.options, OkeyOptions) and self.meta.options.quick_deal
+        dice = event.get("dice") if quick else _field(event, "dice")
+        if dice is None:
+            first = second = None
+        elif isinstance(dice, list) and len(dice) == 2:
+            first, second = dice
+        else:
+            raise InvalidEventError(f"invalid dice {dice!r} in deal event: give the two rolls, e.g. [5, 2]")
+        plan = plan_deal(players=self.seats, dealer=self.dealer, first_roll=first, second_roll=second,
+                         game=self.meta.game, options=self.meta.options)
+        self.deal = replace(self.deal, plan=plan, rolled=bool(event.get("rolled")))
+
+    def on_reroll(self, event: Mapping[str, Any]) -> None:
+        self._playing(event)
+        if self.deal.plan is None:
+            raise InvalidEventError("no deal to reroll: record the deal's dice first")
+        die = _int_field(event, "die", 1, 6, "a die shows 1-6")
+        self.deal = replace(self.deal, plan=reroll_indicator(self.deal.plan, die), indicator=None)
+
+    def on_indicator(self, event: Mapping[str, Any]) -> None:
+        self._playing(event)
+        tile = tile_like(_field(event, "tile"))
+        okey_for(tile)
+        self.deal = replace(self.deal, indicator=tile)
+
+    def on_gosterme(self, event: Mapping[str, Any]) -> None:
+        self._only("okey", event)
+        self._playing(event)
+        seat = self._seat(event)
+        if seat in self.deal.gosterme:
+            raise InvalidEventError(f"player {seat} already showed the indicator this hand: it counts once")
+        self.deal = replace(self.deal, gosterme=(*self.deal.gosterme, seat))
+
+    def on_penalty(self, event: Mapping[str, Any]) -> None:
+        self._only("okey101", event)
+        self._playing(event)
+        seat = self._seat(event)
+        reason = _field(event, "reason")
+        if not isinstance(reason, str) or not reason.strip() or len(reason) > 40:
+            raise InvalidEventError(f"invalid reason {reason!r} in penalty event: say why, e.g. 'islek'")
+        assert isinstance(self.meta.options, Okey101Options)
+        penalty = Penalty(len(self.hands) + 1, seat, reason.strip(), self.meta.options.penalty_points)
+        self.deal = replace(self.deal, penalties=(*self.deal.penalties, penalty))
+
+    def on_void_hand(self, event: Mapping[str, Any]) -> None:
+        self._only("okey101", event)
+        self._playing(event)
+        self.voided += 1
+        self.deal = Deal(self.dealer)
+
+    def on_rename(self, event: Mapping[str, Any]) -> None:
+        seat = self._seat(event)
+        try:
+            name = _check_name(_field(event, "name"), "player name")
+            _check_distinct([name, *(n for i, n in enumerate(self.players) if i != seat)])
+        except InvalidTableError as error:
+            raise InvalidEventError(str(error)) from None
+        self.players[seat] = name
+
+    def on_okey_hand(self, event: Mapping[str, Any]) -> None:
+        self._only("okey", event)
+        self._playing(event)
+        raise NotImplementedError
+
+    def on_okey101_hand(self, event: Mapping[str, Any]) -> None:
+        self._only("okey101", event)
+        self._playing(event)
+        raise NotImplementedError
+
+    # -- results --------------------------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return False
+
+    def state(self, version: int) -> TableState:
+        return TableState(
+            id=self.meta.id,
+            name=self.meta.name,
+            game=self.meta.game,
+            profile=self.meta.profile,
+            players=tuple(self.players),
+            options=self.meta.options,
+            dealer=self.dealer,
+            deal=self.deal,
+            hands=tuple(self.hands),
+            penalties=tuple(self.penalties) + self.deal.penalties,
+            totals=(),
+            standings=None,
+            finished=self.finished,
+            winners=(),
+            version=version,
+            created_at=self.meta.created_at,
+            voided=self.voided,
+        )
+
+
+def replay(meta: TableMeta, events: Iterable[Mapping[str, Any]], *, version: int | None = None) -> TableState:
+    """Fold ``events`` (the effective ones, oldest first) into the table's state.
+
+    ``version`` is the length of the whole log (undo and redo included); by default the number of events.
+    An event that does not fit raises :class:`InvalidEventError` or a rules error naming the bad field.
+    """
+    reducer = _Reducer(meta)
+    count = 0
+    for count, event in enumerate(events, start=1):
+        reducer.apply(event)
+    return reducer.state(count if version is None else version)
