@@ -1,0 +1,209 @@
+"""The count-based search core behind :mod:`melds`, :mod:`win` and :mod:`opening`.
+
+A hand is a ``bytes`` *state* of 53 entries: the counts of the 52 numbered faces (``Tile.index``
+order: colour-major, then number) followed by the number of wild tiles.  Every search takes the
+lowest face still in the state and tries each meld *template* that contains it (a set of 3 or 4
+distinct colours, or a run of 3-5 tiles: longer runs split into shorter ones, so nothing is lost).
+A template position is filled with the real tile when the state has one, else with a wild.  That
+greedy choice is safe whenever tiles may be exchanged for wilds at no cost (a wild can stand where
+the real tile stood), which holds for "split all tiles into melds" and for "most face value".
+
+Results are memoised per state in bounded module-level caches; states are canonical, so different
+hands share sub-results.
+
+>>> state = encode_counts([0, 1, 2], wilds=0)      # R1 R2 R3
+>>> can_meld_all(state, True)
+True
+>>> best_value(encode_counts([10, 11, 12, 25], wilds=1), False)    # R11 R12 R13 Y13 + wild
+46
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+from itertools import combinations
+from typing import Literal
+
+FACES = 52
+WILD_SLOT = 52
+MeldKind = Literal["set", "run"]
+Template = tuple[tuple[int, ...], int, MeldKind, tuple[int, ...]]
+"""(the other faces, the value of the whole template, its kind, all faces in laid order)."""
+
+_CACHE_SIZE = 1 << 18
+
+
+def face_number(face: int) -> int:
+    """The number (1-13) of a face index."""
+    return face % 13 + 1
+
+
+def _all_templates(wrap: bool) -> list[tuple[MeldKind, tuple[int, ...]]]:
+    templates: list[tuple[MeldKind, tuple[int, ...]]] = []
+    for number in range(13):
+        for size in (3, 4):
+            for colours in combinations(range(4), size):
+                templates.append(("set", tuple(c * 13 + number for c in colours)))
+    for colour in range(4):
+        base = colour * 13
+        for length in (3, 4, 5):
+            for start in range(13 - length + 1):
+                templates.append(("run", tuple(base + start + k for k in range(length))))
+            if wrap:  # ... 12-13-1: the 1 ends the run
+                templates.append(("run", tuple(base + k for k in range(14 - length, 13)) + (base,)))
+    return templates
+
+
+def _templates_by_face(wrap: bool) -> tuple[tuple[Template, ...], ...]:
+    by_face: list[list[Template]] = [[] for _ in range(FACES)]
+    for kind, faces in _all_templates(wrap):
+        value = sum(face_number(f) for f in faces)
+        for face in faces:
+            others = tuple(f for f in faces if f != face)
+            by_face[face].append((others, value, kind, faces))
+    # Bigger templates first: a win is usually found sooner and values are higher.
+    return tuple(tuple(sorted(ts, key=lambda t: -len(t[3]))) for ts in by_face)
+
+
+TEMPLATES: dict[bool, tuple[tuple[Template, ...], ...]] = {
+    False: _templates_by_face(False),
+    True: _templates_by_face(True),
+}
+
+
+def encode_counts(faces: Iterable[int], *, wilds: int) -> bytes:
+    """The state for the given face indices (repeats allowed) and number of wilds."""
+    counts = bytearray(FACES + 1)
+    for face in faces:
+        counts[face] += 1
+    counts[WILD_SLOT] = wilds
+    return bytes(counts)
+
+
+def _lowest(state: bytes) -> int:
+    """The lowest face present, or ``FACES`` (or more) when only wilds remain."""
+    return len(state) - len(state.lstrip(b"\0"))
+
+
+def _fill(state: bytes, face: int, others: tuple[int, ...]) -> tuple[bytearray, int]:
+    """``state`` less ``face`` and one of each of ``others`` where present; the wilds still needed."""
+    work = bytearray(state)
+    work[face] -= 1
+    need = 0
+    for other in others:
+        if work[other]:
+            work[other] -= 1
+        else:
+            need += 1
+    return work, need
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def can_meld_all(state: bytes, wrap: bool) -> bool:
+    """Whether every tile of ``state`` (wilds included) splits into sets and runs."""
+    face = _lowest(state)
+    wilds = state[WILD_SLOT]
+    if face >= FACES:
+        return wilds == 0 or wilds >= 3
+    for others, _value, _kind, _faces in TEMPLATES[wrap][face]:
+        work, need = _fill(state, face, others)
+        if need <= wilds:
+            work[WILD_SLOT] = wilds - need
+            if can_meld_all(bytes(work), wrap):
+                return True
+    return False
+
+
+Placement = tuple[MeldKind, tuple[int, ...], tuple[bool, ...]]
+"""A meld found by a search: kind, faces in laid order, and which positions a wild fills."""
+
+
+def _placement(state: bytes, template: Template) -> Placement:
+    work = bytearray(state)
+    wild_at = []
+    for f in template[3]:
+        if work[f]:
+            work[f] -= 1
+            wild_at.append(False)
+        else:
+            wild_at.append(True)
+    return template[2], template[3], tuple(wild_at)
+
+
+def _wild_only(wilds: int) -> list[Placement]:
+    """Melds made of wilds alone: the set of 13s (the most valuable reading)."""
+    if wilds < 3:
+        return []
+    faces = tuple(c * 13 + 12 for c in range(wilds))
+    return [("set", faces, (True,) * wilds)]
+
+
+def meld_all(state: bytes, wrap: bool) -> list[Placement] | None:
+    """A split of every tile of ``state`` into melds, or ``None``."""
+    if not can_meld_all(state, wrap):
+        return None
+    placements: list[Placement] = []
+    while True:
+        face = _lowest(state)
+        wilds = state[WILD_SLOT]
+        if face >= FACES:
+            return placements + _wild_only(wilds)
+        for template in TEMPLATES[wrap][face]:
+            work, need = _fill(state, face, template[0])
+            if need <= wilds:
+                work[WILD_SLOT] = wilds - need
+                if can_meld_all(bytes(work), wrap):
+                    placements.append(_placement(state, template))
+                    state = bytes(work)
+                    break
+
+
+def _wild_only_value(wilds: int) -> int:
+    return 13 * wilds if wilds >= 3 else 0
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def best_value(state: bytes, wrap: bool) -> int:
+    """The most face value that disjoint melds from ``state`` can hold (a wild counts as its face)."""
+    face = _lowest(state)
+    wilds = state[WILD_SLOT]
+    if face >= FACES:
+        return _wild_only_value(wilds)
+    work = bytearray(state)
+    work[face] -= 1
+    best = best_value(bytes(work), wrap)
+    for others, value, _kind, _faces in TEMPLATES[wrap][face]:
+        work, need = _fill(state, face, others)
+        if need <= wilds:
+            work[WILD_SLOT] = wilds - need
+            total = value + best_value(bytes(work), wrap)
+            if total > best:
+                best = total
+    return best
+
+
+def best_melds(state: bytes, wrap: bool) -> tuple[list[Placement], list[int], int]:
+    """The melds of :func:`best_value`, the faces left over, and the wilds left over."""
+    placements: list[Placement] = []
+    leftover: list[int] = []
+    while True:
+        face = _lowest(state)
+        wilds = state[WILD_SLOT]
+        if face >= FACES:
+            melds = _wild_only(wilds)
+            return placements + melds, leftover, 0 if melds else wilds
+        target = best_value(state, wrap)
+        for template in TEMPLATES[wrap][face]:
+            work, need = _fill(state, face, template[0])
+            if need <= wilds:
+                work[WILD_SLOT] = wilds - need
+                if template[1] + best_value(bytes(work), wrap) == target:
+                    placements.append(_placement(state, template))
+                    state = bytes(work)
+                    break
+        else:
+            work = bytearray(state)
+            work[face] -= 1
+            leftover.append(face)
+            state = bytes(work)

@@ -1,0 +1,316 @@
+"""Melds (O4, H1, H4): what is wild, laid-out meld verdicts, order-free melds, laid openings.
+
+Wild tiles are the real copies of the okey and ``J``; a false okey ``F`` is a plain tile that plays
+as the okey's face (O3).  Seed 000's worked example: indicator R4, so the okey is R5 and ``F`` plays R5.
+
+>>> wilds = Wilds.from_indicator("R4")
+>>> wilds.okey, wilds.is_wild(parse_tile("R5")), wilds.face(FALSE_OKEY)
+(R5, True, R5)
+>>> check_laid_meld("R12 R13 R1", indicator="R4", wrap_13_1=True).value
+26
+>>> check_laid_meld("R13 R1 R2", indicator="R4", wrap_13_1=True).reason
+'illegal run: [R13, R1, R2] (13-1-2 never wraps, O4)'
+>>> check_laid_meld("R5 R12 R13", indicator="R4", wrap_13_1=False)     # the okey R5 stands for R11
+[R5, R12, R13] = 36
+>>> find_meld("R13 R11 R5", indicator="R4", wrap_13_1=False)
+[R11, R5, R13]
+
+Laid-out melds are read in table order: a wild's value is fixed by where it lies.  Runs may be laid
+ascending or descending (eguneys/scalaokey reads both ways and players lay from either end); a
+wild then stands for the number its position demands.  When a meld holds at most one real tile the
+position does not fix the reading (``R7 J J`` is 7-8-9, 9-8-7 reversed, or a set of 7s); the most
+valuable legal reading counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from companion.rules import _search
+from companion.rules.errors import ImpossibleHandError, InvalidTileError
+from companion.rules.options import Okey101Options
+from companion.rules.tiles import (
+    COLOURS,
+    FALSE_OKEY,
+    Tile,
+    TileLike,
+    TilesLike,
+    check_tile_counts,
+    okey_for,
+    parse_tile,
+    tile_from_index,
+    tile_like,
+    tiles_like,
+)
+
+__all__ = [
+    "Wilds",
+    "Meld",
+    "MeldVerdict",
+    "OpeningCheck",
+    "check_laid_meld",
+    "find_meld",
+    "check_laid_opening",
+    "meld_notation",
+]
+
+MeldKind = Literal["set", "run", "pair"]
+
+
+def meld_notation(tiles: Sequence[Tile]) -> str:
+    """``[R1, R2, R3]``: how a meld prints in messages."""
+    return "[" + ", ".join(t.code for t in tiles) + "]"
+
+
+@dataclass(frozen=True)
+class Wilds:
+    """What is wild in one hand: the real copies of the okey, and ``J``.
+
+    ``okey`` is ``None`` when there is no indicator (cases that model the wild as ``J`` only).
+    """
+
+    okey: Tile | None
+
+    @classmethod
+    def from_indicator(cls, indicator: TileLike | None) -> Wilds:
+        """The wilds for an indicator (O3: the okey is one above it, 13 → 1)."""
+        return cls(None if indicator is None else okey_for(indicator))
+
+    def is_wild(self, tile: Tile) -> bool:
+        """Whether ``tile`` is wild: an okey copy or a joker."""
+        return tile.is_joker or (self.okey is not None and tile == self.okey)
+
+    def face(self, tile: Tile) -> Tile:
+        """The face ``tile`` plays as: a false okey plays the okey's face, others themselves."""
+        if tile.is_false_okey:
+            if self.okey is None:
+                raise InvalidTileError(
+                    "invalid tile 'F': a false okey plays as the okey's face, so it needs an "
+                    "indicator; give the indicator (e.g. indicator='R4')"
+                )
+            return self.okey
+        return tile
+
+    def split(self, tiles: Sequence[Tile]) -> tuple[list[int], list[Tile], dict[int, list[Tile]]]:
+        """The face indices of the plain tiles, the wild tiles, and the tiles behind each face."""
+        faces: list[int] = []
+        wild: list[Tile] = []
+        behind: dict[int, list[Tile]] = {}
+        for tile in tiles:
+            if self.is_wild(tile):
+                wild.append(tile)
+            else:
+                index = self.face(tile).index
+                faces.append(index)
+                behind.setdefault(index, []).append(tile)
+        return faces, wild, behind
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A meld: the real tiles in laid order and the face each stands for.  Its repr is the notation."""
+
+    tiles: tuple[Tile, ...]
+    faces: tuple[Tile, ...]
+    kind: MeldKind
+    value: int
+
+    def __repr__(self) -> str:
+        return meld_notation(self.tiles)
+
+    def to_list(self) -> list[str]:
+        """The tile codes in laid order."""
+        return [t.code for t in self.tiles]
+
+
+def make_meld(kind: MeldKind, faces: Sequence[Tile], tiles: Sequence[Tile]) -> Meld:
+    """A :class:`Meld` whose value is the sum of the faces."""
+    return Meld(tuple(tiles), tuple(faces), kind, sum(f.number for f in faces))
+
+
+def meld_from_placement(placement: _search.Placement, behind: dict[int, list[Tile]], wild: list[Tile]) -> Meld:
+    """Turn a search placement into a :class:`Meld`, taking real tiles from ``behind`` and ``wild``."""
+    kind, faces, wild_at = placement
+    tiles = [wild.pop() if is_wild else behind[face].pop() for face, is_wild in zip(faces, wild_at)]
+    return make_meld(kind, [tile_from_index(f) for f in faces], tiles)
+
+
+@dataclass(frozen=True)
+class MeldVerdict:
+    """Whether a laid-out meld is legal, its value, and why (the reason cites the rule)."""
+
+    valid: bool
+    value: int
+    reason: str
+    meld: Meld | None
+
+    def __repr__(self) -> str:
+        return f"{self.meld!r} = {self.value}" if self.meld is not None else self.reason
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "valid": self.valid,
+            "value": self.value,
+            "reason": self.reason,
+            "tiles": self.meld.to_list() if self.meld else [],
+            "faces": [f.code for f in self.meld.faces] if self.meld else [],
+        }
+
+
+def _illegal(what: str, tiles: Sequence[Tile], why: str) -> MeldVerdict:
+    return MeldVerdict(False, 0, f"illegal {what}: {meld_notation(tiles)} ({why})", None)
+
+
+_MIXED = "a set is one number in distinct colours, a run consecutive numbers in one colour, O4"
+
+
+def _read_set(tiles: Sequence[Tile], faces: Sequence[Tile | None]) -> Meld | str:
+    """Read ``tiles`` as a set; wilds take the set's number and a missing colour."""
+    plain = [f for f in faces if f is not None]
+    colours = [f.colour for f in plain]
+    if len(set(colours)) < len(colours):
+        return "a colour repeats; a set needs distinct colours, O4"
+    if len(tiles) > 4:
+        return "a set has at most 4 tiles, one per colour, O4"
+    number = plain[0].number if plain else 13
+    spare = iter(c for c in COLOURS if c not in colours)
+    return make_meld("set", [f if f is not None else Tile(next(spare), number) for f in faces], tiles)
+
+
+def _run_span_problem(start: int, length: int, wrap: bool) -> str:
+    """Why numbers ``start .. start+length-1`` (14 = a 1 after 13) are no run, or ``""``."""
+    end = start + length - 1
+    if start >= 1 and end <= 13:
+        return ""
+    if start >= 2 and end == 14:
+        return "" if wrap else "1 after 13 is not allowed here (wrap_13_1 is off, H1)"
+    if start == 1 and end == 14:
+        return "1 may be low or follow 13, never both, O4"
+    return "13-1-2 never wraps, O4"
+
+
+def _read_ascending(tiles: Sequence[Tile], faces: Sequence[Tile | None], wrap: bool) -> Meld | str:
+    """Read ``tiles`` as a run laid ascending; each wild stands for the number its position demands."""
+    plain = [(i, f) for i, f in enumerate(faces) if f is not None]
+    if len({f.colour for _, f in plain}) > 1:
+        return _MIXED
+    colour = plain[0][1].colour if plain else COLOURS[0]
+    length = len(tiles)
+    problem = "the numbers must follow each other in laid order, O4"
+    best: Meld | None = None
+    for start in range(-12, 15):
+        if any((start + i - 1) % 13 + 1 != f.number for i, f in plain):
+            continue
+        why = _run_span_problem(start, length, wrap)
+        if why:
+            problem = why
+            continue
+        meld = make_meld("run", [Tile(colour, (start + i - 1) % 13 + 1) for i in range(length)], tiles)
+        if best is None or meld.value > best.value:
+            best = meld
+    return best if best is not None else problem
+
+
+def check_laid_meld(tiles: TilesLike, *, indicator: TileLike | None, wrap_13_1: bool) -> MeldVerdict:
+    """Judge a meld as laid on the table, left to right (101 referee, H4).
+
+    Two tiles are judged as a pair (identical faces, or a wild completing one).
+
+    >>> check_laid_meld("R3 F", indicator="R2", wrap_13_1=False)
+    [R3, F] = 6
+    >>> check_laid_meld("Y10 R3 Y9", indicator="R2", wrap_13_1=False).reason
+    'illegal run: [Y10, R3, Y9] (the numbers must follow each other in laid order, O4)'
+    >>> check_laid_meld("Y12 Y11 R3", indicator="R2", wrap_13_1=False).meld.faces
+    (Y12, Y11, Y10)
+    """
+    laid = tiles_like(tiles)
+    wilds = Wilds.from_indicator(indicator)
+    faces: list[Tile | None] = [None if wilds.is_wild(t) else wilds.face(t) for t in laid]
+    if len(laid) == 2:
+        return _check_pair(laid, faces)
+    if len(laid) < 3:
+        return _illegal("meld", laid, "a meld has at least 3 tiles (a pair 2), O4")
+    plain = [f for f in faces if f is not None]
+    one_number = len({f.number for f in plain}) <= 1
+    one_colour = len({f.colour for f in plain}) <= 1
+    readings: list[Meld | str] = []
+    if one_number:
+        readings.append(_read_set(laid, faces))
+    if one_colour:
+        readings.append(_read_ascending(laid, faces, wrap_13_1))
+        descending = _read_ascending(laid[::-1], faces[::-1], wrap_13_1)
+        if isinstance(descending, Meld):
+            descending = make_meld("run", descending.faces[::-1], laid)
+        readings.append(descending)
+    legal = [r for r in readings if isinstance(r, Meld)]
+    if legal:
+        best = max(legal, key=lambda m: m.value)
+        return MeldVerdict(True, best.value, f"legal {best.kind} worth {best.value}", best)
+    if not readings:
+        return _illegal("meld", laid, _MIXED)
+    if one_number and len(plain) > 1:
+        return _illegal("set", laid, str(readings[0]))
+    runs = [str(r) for r in readings[-2:]]
+    return _illegal("run", laid, next((r for r in runs if "follow each other" not in r), runs[0]))
+
+
+def _check_pair(laid: Sequence[Tile], faces: Sequence[Tile | None]) -> MeldVerdict:
+    plain = [f for f in faces if f is not None]
+    if len(plain) == 2 and plain[0] != plain[1]:
+        return _illegal("pair", laid, "a pair is two identical tiles, O5")
+    face = plain[0] if plain else Tile(COLOURS[0], 13)
+    meld = make_meld("pair", [face, face], laid)
+    return MeldVerdict(True, meld.value, f"legal pair worth {meld.value}", meld)
+
+
+def find_meld(tiles: TilesLike, *, indicator: TileLike | None, wrap_13_1: bool) -> Meld | None:
+    """The most valuable single meld using exactly ``tiles`` in any order, or ``None``.
+
+    >>> find_meld("Y10 R3 Y9", indicator="R2", wrap_13_1=False)
+    [Y9, Y10, R3]
+    >>> find_meld("R13 R1 R2", indicator="R2", wrap_13_1=True) is None
+    True
+    """
+    hand = tiles_like(tiles)
+    wilds = Wilds.from_indicator(indicator)
+    faces, wild, behind = wilds.split(hand)
+    if len(hand) < 3:
+        return None
+    candidates: list[tuple[str, list[Tile]]] = []
+    if len(hand) <= 4:
+        numbers = {tile_from_index(f).number for f in faces} or {13}
+        for number in numbers:
+            candidates.append(("set", [Tile(c, number) for c in COLOURS][: len(hand)]))
+    colours = {tile_from_index(f).colour for f in faces} or {COLOURS[0]}
+    for colour in colours:
+        for start in range(1, 15 - len(hand) + 1):
+            if not _run_span_problem(start, len(hand), wrap_13_1):
+                candidates.append(("run", [Tile(colour, (start + i - 1) % 13 + 1) for i in range(len(hand))]))
+    best: Meld | None = None
+    for kind, targets in candidates:
+        meld = _fit(kind, targets, faces, wild, behind)
+        if meld is not None and (best is None or meld.value > best.value):
+            best = meld
+    return best
+
+
+def _fit(
+    kind: str, targets: list[Tile], faces: list[int], wild: list[Tile], behind: dict[int, list[Tile]]
+) -> Meld | None:
+    """Lay the plain tiles on the ``targets`` they match and wilds on the rest, if they fit exactly."""
+    if kind == "set":
+        number = targets[0].number
+        if any(tile_from_index(f).number != number for f in faces) or len(set(faces)) < len(faces):
+            return None
+        present = [tile_from_index(f) for f in faces]
+        spare = [Tile(c, number) for c in COLOURS if Tile(c, number) not in present]
+        targets = sorted(present + spare[: len(targets) - len(present)], key=lambda t: t.index)
+    wanted = sorted(t.index for t in targets)
+    if any(faces.count(f) > wanted.count(f) for f in set(faces)) or len(wild) != len(targets) - len(faces):
+        return None
+    pools = {face: list(tiles) for face, tiles in behind.items()}
+    spare_wilds = list(wild)
+    laid = [pools[t.index].pop() if pools.get(t.index) else spare_wilds.pop() for t in targets]
+    return make_meld("set" if kind == "set" else "run", targets, laid)
