@@ -207,3 +207,48 @@ def best_melds(state: bytes, wrap: bool) -> tuple[list[Placement], list[int], in
             work[face] -= 1
             leftover.append(face)
             state = bytes(work)
+
+
+def _fills(state: bytes, face: int, others: tuple[int, ...]) -> list[tuple[bytes, int]]:
+    """Every way to fill a template: each position present may take the real tile or a wild.
+
+    Returns the states left and the face sum of the real tiles taken (``face`` included).
+    """
+    start = bytearray(state)
+    start[face] -= 1
+    partial = [(start, face_number(face))]
+    for other in others:
+        grown = []
+        for work, real in partial:
+            if work[WILD_SLOT]:
+                with_wild = bytearray(work)
+                with_wild[WILD_SLOT] -= 1
+                grown.append((with_wild, real))
+            if work[other]:
+                work[other] -= 1
+                grown.append((work, real + face_number(other)))
+        partial = grown
+    return [(bytes(work), real) for work, real in partial]
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def best_saving(state: bytes, wrap: bool, wild_worth: int) -> int:
+    """The most that melds can take out of a rack: real faces at face value, each wild at ``wild_worth``.
+
+    Unlike :func:`best_value`, a wild may stand where a real tile is present: keeping a real 3 and
+    melding the okey saves more than the other way round.
+    """
+    face = _lowest(state)
+    wilds = state[WILD_SLOT]
+    if face >= FACES:
+        return wild_worth * wilds if wilds >= 3 else 0
+    work = bytearray(state)
+    work[face] -= 1
+    best = best_saving(bytes(work), wrap, wild_worth)
+    for others, _value, _kind, _faces in TEMPLATES[wrap][face]:
+        for rest, real in _fills(state, face, others):
+            wilds_used = wilds - rest[WILD_SLOT]
+            saving = real + wild_worth * wilds_used + best_saving(rest, wrap, wild_worth)
+            if saving > best:
+                best = saving
+    return best
