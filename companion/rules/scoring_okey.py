@@ -1,0 +1,328 @@
+"""Okey hand scores (RULES.md O5, O6): pure functions of a recorded hand.
+
+A hand record, as the JSON API sends it::
+
+    {"players": 4, "indicator": "R4", "winner": 0, "tiles": "<the 14 tiles shown>", "discard": "K5",
+     "gosterme": [2]}
+
+``winner: null`` means the stock ran out: nobody scores, a gösterme still counts.  ``discard`` is the
+winner's final discard.  Whether the win is melds or seven pairs, an okey discard or a one-colour hand is
+detected from the tiles (:func:`companion.rules.win.check_win`), never asked.
+
+Numbers are points *lost* (the 20-point count goes down): every opponent of the winner loses the same
+amount.  With ``partners`` the two teams (seats 0 and 2, seats 1 and 3) keep one count each:
+``team_deltas[t]`` is the change of team ``t``'s count and ``deltas[s]`` is the change of seat ``s``'s
+team count (both partners show the same number, it is not lost twice).
+
+>>> score = score_okey_hand({"players": 4, "indicator": "R4", "winner": 0, "discard": "R5",
+...     "tiles": "R1 R2 R3 R5 B5 Y5 K5 B9 B10 B11 B12 K10 K11 K12"})
+>>> score.deltas, score.kind, score.okey_discard
+((0, -4, -4, -4), 'melds', True)
+>>> score.explain[0]
+Player 1 won by discarding an okey: every opponent loses 4.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.rules.errors import ImpossibleHandError, InvalidHandRecordError, InvalidOptionError
+from companion.rules.explain import Explanation, details, player, texts
+from companion.rules.melds import Wilds
+from companion.rules.options import OkeyOptions
+from companion.rules.tiles import Colour, Tile, check_tile_counts, tile_like, tiles_like
+from companion.rules.win import WinKind, check_win
+
+__all__ = ["OkeyHandScore", "INDICATOR_COLOUR_MULTIPLIERS", "score_okey_hand", "team_of"]
+
+INDICATOR_COLOUR_MULTIPLIERS: dict[str, dict[Colour, int]] = {
+    "off": {},
+    "red_black_x2": {Colour.RED: 2, Colour.BLACK: 2},
+    "y2_b3_r4_k5": {Colour.YELLOW: 2, Colour.BLUE: 3, Colour.RED: 4, Colour.BLACK: 5},
+}
+"""O6 ``indicator_colour_multiplier``: the win's multiplier for each indicator colour (1 if absent)."""
+
+_COLOUR_NAMES = {Colour.RED: "red", Colour.YELLOW: "yellow", Colour.BLUE: "blue", Colour.BLACK: "black"}
+
+
+def team_of(seat: int) -> int:
+    """The team of a seat with partners: opposite seats play together (0 and 2 are team 0).
+
+    >>> [team_of(seat) for seat in range(4)]
+    [0, 1, 0, 1]
+    """
+    return seat % 2
+
+
+@dataclass(frozen=True)
+class OkeyHandScore:
+    """The points one Okey hand moves, with the reasons.
+
+    ``valid`` is false for a wrong declaration (``reason`` says why).  ``colour_hand`` is the colour of a
+    one-colour win when it doubled the score (option ``colour_hand``); ``multiplier`` is everything the
+    win's base points were multiplied by.
+    """
+
+    players: int
+    winner: int | None
+    valid: bool
+    kind: WinKind | None
+    okey_discard: bool
+    colour_hand: Colour | None
+    multiplier: int
+    deltas: tuple[int, ...]
+    team_deltas: tuple[int, int] | None
+    gosterme: tuple[int, ...]
+    reason: str | None
+    explain: tuple[Explanation, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "winner": self.winner,
+            "deltas": list(self.deltas),
+            "team_deltas": None if self.team_deltas is None else list(self.team_deltas),
+            "valid": self.valid,
+            "kind": self.kind,
+            "okey_discard": self.okey_discard,
+            "colour_hand": None if self.colour_hand is None else self.colour_hand.value,
+            "multiplier": self.multiplier,
+            "gosterme": list(self.gosterme),
+            "reason": self.reason,
+            "explain": texts(self.explain),
+            "explain_detail": details(self.explain),
+        }
+
+
+class _Ledger:
+    """Accumulates what seats (or, with partners, teams) lose."""
+
+    def __init__(self, players: int, partners: bool) -> None:
+        self.players = players
+        self.partners = partners
+        self.lost = [0] * (2 if partners else players)
+
+    def opponents_lose(self, seat: int, points: int) -> None:
+        if self.partners:
+            self.lost[1 - team_of(seat)] += points
+        else:
+            for other in range(self.players):
+                if other != seat:
+                    self.lost[other] += points
+
+    def seat_loses(self, seat: int, points: int) -> None:
+        self.lost[team_of(seat) if self.partners else seat] += points
+
+    def deltas(self) -> tuple[tuple[int, ...], tuple[int, int] | None]:
+        if self.partners:
+            teams = (-self.lost[0], -self.lost[1])
+            return tuple(teams[team_of(seat)] for seat in range(self.players)), teams
+        return tuple(-points for points in self.lost), None
+
+
+def score_okey_hand(hand: Mapping[str, Any], options: OkeyOptions | None = None) -> OkeyHandScore:
+    """Score one recorded Okey hand (O5, O6); see the module docstring for the record."""
+    options = _check_options(options)
+    if not isinstance(hand, Mapping):
+        raise InvalidHandRecordError(f"a hand record must be an object, not {hand!r}")
+    players = hand.get("players", 4)
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+        raise InvalidHandRecordError(f"invalid players {players!r}: okey is played by 2, 3 or 4")
+    if options.partners and players != 4:
+        raise InvalidHandRecordError(f"partners need 4 players, the hand has {players}")
+    if hand.get("indicator") is None:
+        raise InvalidHandRecordError(f"the hand record needs 'indicator'; got the fields {sorted(hand)!r}")
+    indicator = tile_like(hand["indicator"])
+    if not indicator.is_numbered:
+        raise InvalidHandRecordError(
+            f"invalid indicator {indicator.code!r}: the indicator is a numbered tile (e.g. R4)"
+        )
+    gosterme = _gosterme(hand.get("gosterme", []), players)
+    ledger = _Ledger(players, options.partners)
+    lines: list[Explanation] = []
+    winner = hand.get("winner")
+    win = None
+    if winner is None:
+        lines.append(Explanation("okey.stock_exhausted", {}, "The stock ran out: nobody scores for the hand."))
+    else:
+        winner = _seat(winner, players, "winner")
+        win = _win(hand, winner, indicator, options, ledger, lines)
+    for seat in gosterme:
+        ledger.opponents_lose(seat, options.gosterme_points)
+        lines.append(Explanation(
+            "okey.gosterme", {"seat": seat, "points": options.gosterme_points},
+            f"{_who(seat)} showed the indicator's twin (gösterme): {_losers(seat, options)} "
+            f"loses {options.gosterme_points}.",
+        ))
+    deltas, team_deltas = ledger.deltas()
+    if team_deltas is not None:
+        lines.append(Explanation(
+            "okey.teams", {"team0": team_deltas[0], "team1": team_deltas[1]},
+            f"Teams: players 1 and 3 {team_deltas[0]:+d}, players 2 and 4 {team_deltas[1]:+d}.",
+        ))
+    return OkeyHandScore(
+        players=players,
+        winner=winner,
+        valid=win is None or win.valid,
+        kind=None if win is None else win.kind,
+        okey_discard=win is not None and win.okey_discard,
+        colour_hand=None if win is None else win.colour,
+        multiplier=1 if win is None else win.multiplier,
+        deltas=deltas,
+        team_deltas=team_deltas,
+        gosterme=gosterme,
+        reason=None if win is None else win.reason,
+        explain=tuple(lines),
+    )
+
+
+@dataclass(frozen=True)
+class _Win:
+    valid: bool
+    kind: WinKind | None
+    okey_discard: bool
+    colour: Colour | None
+    multiplier: int
+    reason: str | None
+
+
+def _win(
+    hand: Mapping[str, Any],
+    winner: int,
+    indicator: Tile,
+    options: OkeyOptions,
+    ledger: _Ledger,
+    lines: list[Explanation],
+) -> _Win:
+    """Check the declared hand and book what the win (or the wrong declaration) costs."""
+    tiles = _shown_tiles(hand.get("tiles"))
+    if hand.get("discard") is None:
+        raise InvalidHandRecordError("the hand record needs 'discard': the winner's final discarded tile")
+    discard = tile_like(hand["discard"])
+    _check_tile_set(indicator, tiles, discard)
+    check = check_win(tiles, indicator=indicator, options=options)
+    if not check.winning:
+        reason = "the 14 tiles do not split into melds or seven pairs"
+        penalty = options.wrong_finish_penalty
+        if penalty:
+            ledger.seat_loses(winner, penalty)
+            loser = f"{player(winner)}'s team" if options.partners else player(winner)
+            text = f"{_who(winner)}'s declaration is wrong ({reason}): {loser} loses {penalty}; nobody else changes."
+        else:
+            text = f"{_who(winner)}'s declaration is wrong ({reason}); the wrong-finish penalty is off."
+        lines.append(Explanation("okey.wrong_finish", {"seat": winner, "points": penalty}, text))
+        return _Win(False, None, False, None, 1, reason)
+
+    okey_discard = Wilds.from_indicator(indicator).is_wild(discard)
+    pairs = check.kind == "pairs"
+    if pairs and okey_discard:
+        key, base = "okey.win_pairs_okey_discard", options.pairs_and_okey_discard
+        how = "with seven pairs, finishing by discarding an okey"
+    elif pairs:
+        key, base, how = "okey.win_pairs", options.pairs_points, "with seven pairs"
+    elif okey_discard:
+        key, base, how = "okey.win_okey_discard", options.okey_discard_points, "by discarding an okey"
+    else:
+        key, base, how = "okey.win", options.win_points, "with melds"
+    lines.append(Explanation(
+        key, {"seat": winner, "points": base},
+        f"{_who(winner)} won {how}: {_losers(winner, options)} loses {base}.",
+    ))
+    multiplier = 1
+    colour = _counted_colour(check.colour, options)
+    if colour is not None:
+        multiplier *= 2
+        lines.append(Explanation(
+            "okey.colour_hand", {"colour": colour.value, "factor": 2},
+            f"The winning hand is all {_COLOUR_NAMES[colour]} (one-colour hand): ×2.",
+        ))
+    assert indicator.colour is not None  # numbered tiles have a colour
+    factor = INDICATOR_COLOUR_MULTIPLIERS[options.indicator_colour_multiplier].get(indicator.colour, 1)
+    if factor > 1:
+        multiplier *= factor
+        lines.append(Explanation(
+            "okey.indicator_colour", {"colour": indicator.colour.value, "factor": factor},
+            f"The indicator is {_COLOUR_NAMES[indicator.colour]}: ×{factor}.",
+        ))
+    points = base * multiplier
+    if multiplier > 1:
+        lines.append(Explanation(
+            "okey.win_total", {"base": base, "multiplier": multiplier, "points": points},
+            f"{_losers(winner, options).capitalize()} loses {base} × {multiplier} = {points}.",
+        ))
+    ledger.opponents_lose(winner, points)
+    return _Win(True, check.kind, okey_discard, colour, multiplier, None)
+
+
+def _counted_colour(colour: Colour | None, options: OkeyOptions) -> Colour | None:
+    """The colour of a one-colour win if option ``colour_hand`` doubles it."""
+    if colour is None or options.colour_hand == "off":
+        return None
+    if options.colour_hand == "red_black" and colour not in (Colour.RED, Colour.BLACK):
+        return None
+    return colour
+
+
+def _shown_tiles(value: Any) -> tuple[Tile, ...]:
+    if not isinstance(value, (str, Sequence)):
+        raise InvalidHandRecordError(
+            f"invalid tiles {value!r}: give the winner's 14 tiles (without the final discard), e.g. 'R1 R2 R3 …'"
+        )
+    tiles = tiles_like(value)
+    if len(tiles) != 14:
+        raise InvalidHandRecordError(
+            f"invalid tiles {value!r}: the winner shows exactly 14 tiles (without the final discard), "
+            f"got {len(tiles)}"
+        )
+    return tiles
+
+
+def _check_tile_set(indicator: Tile, tiles: Sequence[Tile], discard: Tile) -> None:
+    jokers = [t for t in (*tiles, discard) if t.is_joker]
+    if jokers:
+        raise InvalidHandRecordError("invalid tile 'J': J is the Rummikub joker, okey has no J")
+    try:
+        check_tile_counts([indicator, *tiles, discard])
+    except ImpossibleHandError as error:
+        raise ImpossibleHandError(f"{error} (counting the 14 tiles, the discard and the indicator)") from None
+
+
+def _gosterme(value: Any, players: int) -> tuple[int, ...]:
+    if not isinstance(value, Sequence) or isinstance(value, str):
+        raise InvalidHandRecordError(f"invalid gosterme {value!r}: give a list of seats, e.g. [2]")
+    seats = tuple(_seat(seat, players, "gosterme seat") for seat in value)
+    if len(seats) > 1:
+        raise InvalidHandRecordError(
+            f"invalid gosterme {list(value)!r}: only one tile is the indicator's twin, so at most one seat shows it"
+        )
+    return seats
+
+
+def _seat(value: Any, players: int, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
+        raise InvalidHandRecordError(
+            f"invalid {name} {value!r}: with {players} players the seats are 0-{players - 1}"
+        )
+    return int(value)
+
+
+def _check_options(options: OkeyOptions | None) -> OkeyOptions:
+    if options is None:
+        return OkeyOptions()
+    if not isinstance(options, OkeyOptions):
+        raise InvalidOptionError(f"options {options!r} are not okey options; use options_for('okey')")
+    return options
+
+
+def _who(seat: int) -> str:
+    return player(seat).capitalize()
+
+
+def _losers(seat: int, options: OkeyOptions) -> str:
+    """Who pays for ``seat``'s win or gösterme, in words."""
+    if options.partners:
+        other = 1 - team_of(seat)
+        return f"the other team (players {other + 1} and {other + 3})"
+    return "every opponent"
