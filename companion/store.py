@@ -171,8 +171,8 @@ class TableSummary:
         }
 
 
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+def _now(timespec: str = "seconds") -> str:
+    return datetime.now(timezone.utc).isoformat(timespec=timespec)
 
 
 def _check_pin_format(pin: object) -> str:
@@ -280,7 +280,7 @@ class TableStore:
                  json.dumps(options_to_dict(meta.options)), meta.profile, meta.first_dealer,
                  hash_pin(pin), now, now, json.dumps(_summary(state))),
             )
-            self._remember_names(con, meta.players, now)
+            self._remember_names(con, meta.players)
         return table_id
 
     def _fresh_id(self, con: sqlite3.Connection) -> str:
@@ -406,7 +406,7 @@ class TableStore:
             state = replay(self._meta(row), [*effective, payload], version=row["version"] + 1)
             self._append(con, row["id"], payload["type"], payload, actor, client_id, state)
             if payload["type"] == "rename":
-                self._remember_names(con, (state.players[payload["player"]],), _now())
+                self._remember_names(con, (state.players[payload["player"]],))
         return state, True
 
     def undo(self, table_id: str, *, actor: str = "", client_id: str | None = None) -> TableState:
@@ -472,7 +472,8 @@ class TableStore:
                     (state.version, now, json.dumps(_summary(state)), table_id))
 
     @staticmethod
-    def _remember_names(con: sqlite3.Connection, names: tuple[str, ...], now: str) -> None:
+    def _remember_names(con: sqlite3.Connection, names: tuple[str, ...]) -> None:
+        now = _now("microseconds")
         con.executemany(
             "INSERT INTO player_names (name, last_used) VALUES (?, ?)"
             " ON CONFLICT (name) DO UPDATE SET name = excluded.name, last_used = excluded.last_used",

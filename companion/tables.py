@@ -16,12 +16,15 @@ companion.tables.InvalidEventError: invalid player 7 in gosterme event: seats ar
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 from companion.rules.deal import DealPlan, next_dealer, plan_deal, reroll_indicator, roll_deal
+from companion.rules.explain import texts
 from companion.rules.options import GameOptions, Okey101Options, OkeyOptions, normalise_game, options_for, options_to_dict
+from companion.rules.scoring_101 import PENALTY_REASONS, score_okey101_hand
+from companion.rules.scoring_okey import score_okey_hand
 from companion.rules.tiles import Tile, okey_for, tile_like
 
 __all__ = [
@@ -288,6 +291,13 @@ def _field(event: Mapping[str, Any], name: str) -> Any:
     return event[name]
 
 
+def _list_field(record: Mapping[str, Any], name: str) -> list[Any]:
+    value = record.get(name, [])
+    if not isinstance(value, list):
+        raise InvalidEventError(f"invalid {name} {value!r} in the hand: give a list")
+    return value
+
+
 def _int_field(event: Mapping[str, Any], name: str, low: int, high: int, what: str) -> int:
     value = _field(event, name)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
@@ -396,10 +406,12 @@ class _Reducer:
         self._playing(event)
         seat = self._seat(event)
         reason = _field(event, "reason")
-        if not isinstance(reason, str) or not reason.strip() or len(reason) > 40:
-            raise InvalidEventError(f"invalid reason {reason!r} in penalty event: say why, e.g. 'islek'")
-        assert isinstance(self.meta.options, Okey101Options)
-        penalty = Penalty(len(self.hands) + 1, seat, reason.strip(), self.meta.options.penalty_points)
+        if reason not in PENALTY_REASONS:
+            raise InvalidEventError(
+                f"unknown penalty reason {reason!r} in penalty event; use one of: {', '.join(PENALTY_REASONS)}"
+            )
+        points = cast(Okey101Options, self.meta.options).penalty_points
+        penalty = Penalty(len(self.hands) + 1, seat, reason, points)
         self.deal = replace(self.deal, penalties=(*self.deal.penalties, penalty))
 
     def on_void_hand(self, event: Mapping[str, Any]) -> None:
@@ -412,20 +424,57 @@ class _Reducer:
         seat = self._seat(event)
         try:
             name = _check_name(_field(event, "name"), "player name")
-            _check_distinct([name, *(n for i, n in enumerate(self.players) if i != seat)])
+            _check_distinct([*(n for i, n in enumerate(self.players) if i != seat), name])
         except InvalidTableError as error:
             raise InvalidEventError(str(error)) from None
         self.players[seat] = name
 
+    def _hand_record(self, event: Mapping[str, Any]) -> dict[str, Any]:
+        hand = _field(event, "hand")
+        if not isinstance(hand, Mapping):
+            raise InvalidEventError(f"invalid hand {hand!r} in {event['type']} event: give the hand as an object")
+        record = dict(hand)
+        if record.get("indicator") is None and self.deal.indicator is not None:
+            record["indicator"] = self.deal.indicator.code
+        return record
+
+    def _add_hand(
+        self, entries: Sequence[int], explain: Sequence[str], result: Mapping[str, Any], *, hand_over: bool = True
+    ) -> None:
+        self.hands.append(HandRow(len(self.hands) + 1, self.dealer, tuple(entries), tuple(explain), result))
+        if hand_over:
+            self.dealer = next_dealer(self.dealer, self.seats)
+            self.deal = Deal(self.dealer)
+
     def on_okey_hand(self, event: Mapping[str, Any]) -> None:
         self._only("okey", event)
         self._playing(event)
-        raise NotImplementedError
+        hand = self._hand_record(event)
+        hand.setdefault("players", self.seats)
+        given = _list_field(hand, "gosterme")
+        hand["gosterme"] = [*self.deal.gosterme, *(seat for seat in given if seat not in self.deal.gosterme)]
+        score = score_okey_hand(hand, self.meta.options)
+        if not score.valid:
+            # A wrong declaration costs the declarer and play goes on (O5): same deal, gösterme still pending.
+            score = score_okey_hand({**hand, "gosterme": given}, self.meta.options)
+        entries = score.team_deltas if score.team_deltas is not None else score.deltas
+        self._add_hand(entries, texts(score.explain), score.to_dict(), hand_over=score.valid)
 
     def on_okey101_hand(self, event: Mapping[str, Any]) -> None:
         self._only("okey101", event)
         self._playing(event)
-        raise NotImplementedError
+        hand = self._hand_record(event)
+        pending = [{"player": p.player, "reason": p.reason} for p in self.deal.penalties]
+        hand["penalties"] = [*pending, *_list_field(hand, "penalties")]
+        score = score_okey101_hand(hand, self.meta.options)
+        if score.void:
+            self.voided += 1
+            self.deal = Deal(self.dealer)
+            return
+        number = len(self.hands) + 1
+        self.penalties += [Penalty(number, p.seat, p.reason, p.points) for p in score.penalty_entries]
+        entries = score.team_scores if score.team_scores is not None else score.scores
+        self._add_hand(entries, texts(score.explain), score.to_dict())
 
     # -- results --------------------------------------------------------------------------------
 
