@@ -1,0 +1,147 @@
+// okey-companion: the few lines of behaviour the pages need (no framework).
+// The tile picker's text field is the truth; the grid only edits it, so the form works without JS.
+(function () {
+  "use strict";
+  var root = document.documentElement;
+
+  function applyTheme(theme) {
+    if (theme === "light" || theme === "dark") root.dataset.theme = theme; else delete root.dataset.theme;
+  }
+  try { applyTheme(localStorage.getItem("theme")); } catch (e) { /* private mode: system theme */ }
+
+  var TOKEN = /[\s,|]+/;
+  function parse(text) {
+    return text.split(TOKEN).filter(Boolean).map(function (t) { return t.toUpperCase(); });
+  }
+
+  function syncPicker(picker) {
+    var field = picker.querySelector("[data-picker-text]");
+    var codes = parse(field.value);
+    var counts = {};
+    codes.forEach(function (c) { counts[c] = (counts[c] || 0) + 1; });
+    picker.querySelectorAll("[data-tile]").forEach(function (b) {
+      var n = counts[b.dataset.tile] || 0;
+      b.dataset.count = String(n);
+      b.setAttribute("aria-pressed", n > 0 ? "true" : "false");
+      b.querySelector(".count").textContent = n ? String(n) : "";
+    });
+    var chosen = picker.querySelector("[data-picker-chosen]");
+    if (chosen) {
+      chosen.textContent = "";
+      codes.forEach(function (c, i) {
+        var b = document.createElement("button");
+        b.type = "button";
+        b.className = "tile " + c.charAt(0);
+        b.textContent = c === "F" ? "F" : c.slice(1);
+        b.title = c;
+        b.setAttribute("aria-label", chosen.dataset.removeLabel + " " + c);
+        b.dataset.index = String(i);
+        chosen.appendChild(b);
+      });
+    }
+    var counter = picker.querySelector("[data-picker-count]");
+    if (counter) counter.textContent = String(codes.length);
+  }
+
+  function setCodes(picker, codes) {
+    var field = picker.querySelector("[data-picker-text]");
+    field.value = codes.join(" ");
+    field.dispatchEvent(new Event("change", { bubbles: true }));
+    syncPicker(picker);
+  }
+
+  document.addEventListener("click", function (ev) {
+    var t = ev.target.closest("[data-theme-toggle]");
+    if (t) {
+      var dark = root.dataset.theme ? root.dataset.theme === "dark" : matchMedia("(prefers-color-scheme: dark)").matches;
+      var next = dark ? "light" : "dark";
+      applyTheme(next);
+      try { localStorage.setItem("theme", next); } catch (e) { /* ignore */ }
+      return;
+    }
+    var picker = ev.target.closest("[data-picker]");
+    if (!picker) return;
+    var field = picker.querySelector("[data-picker-text]");
+    var codes = parse(field.value);
+    var add = ev.target.closest("[data-tile]");
+    if (add) {
+      var code = add.dataset.tile;
+      var have = codes.filter(function (c) { return c === code; }).length;
+      // Tap cycles 0 -> 1 -> 2 -> 0: a set holds two of each tile.
+      if (have >= 2) codes = codes.filter(function (c) { return c !== code; }); else codes.push(code);
+      setCodes(picker, codes);
+      return;
+    }
+    var remove = ev.target.closest("[data-picker-chosen] .tile");
+    if (remove) {
+      codes.splice(Number(remove.dataset.index), 1);
+      setCodes(picker, codes);
+      return;
+    }
+    if (ev.target.closest("[data-picker-clear]")) setCodes(picker, []);
+  });
+
+  // Opening checker: move the picker's tiles into the melds box as one more line.
+  document.addEventListener("click", function (ev) {
+    var add = ev.target.closest("[data-add-meld]");
+    if (!add) return;
+    var picker = document.getElementById(add.dataset.from);
+    var box = document.getElementById(add.dataset.addMeld);
+    var codes = parse(picker.querySelector("[data-picker-text]").value);
+    if (!codes.length) return;
+    box.value = (box.value.trim() ? box.value.trim() + "\n" : "") + codes.join(" ");
+    setCodes(picker, []);
+  });
+
+  document.addEventListener("input", function (ev) {
+    var picker = ev.target.closest("[data-picker]");
+    if (picker && ev.target.matches("[data-picker-text]")) syncPicker(picker);
+  });
+
+  // Photo recognition: low-confidence tiles must be tapped (confirmed) or corrected before use.
+  function refreshPhoto(result) {
+    var pending = result.querySelectorAll("[data-rec].low:not(.confirmed)").length;
+    var use = result.querySelector("[data-use-photo]");
+    if (use) use.disabled = pending > 0;
+    var left = result.querySelector("[data-pending]");
+    if (left) left.textContent = String(pending);
+  }
+  document.addEventListener("click", function (ev) {
+    var rec = ev.target.closest("[data-rec]");
+    if (rec && !ev.target.closest("select")) {
+      rec.classList.add("confirmed");
+      var box = document.getElementById("box-" + rec.dataset.rec);
+      if (box) box.classList.add("confirmed");
+      refreshPhoto(rec.closest(".photo-result"));
+      return;
+    }
+    var use = ev.target.closest("[data-use-photo]");
+    if (use) {
+      var result = use.closest(".photo-result");
+      var codes = Array.prototype.map.call(result.querySelectorAll("[data-rec]"), function (r) {
+        var fix = r.parentElement.querySelector("select");
+        return fix && fix.value ? fix.value : r.dataset.code;
+      });
+      var picker = document.getElementById(result.dataset.picker);
+      if (picker) setCodes(picker, codes);
+    }
+  });
+  document.addEventListener("change", function (ev) {
+    if (ev.target.matches("[data-rec-fix]")) {
+      var rec = ev.target.parentElement.querySelector("[data-rec]");
+      rec.classList.add("confirmed");
+      if (ev.target.value) {
+        rec.dataset.code = ev.target.value;
+        rec.textContent = ev.target.value;
+      }
+      refreshPhoto(rec.closest(".photo-result"));
+    }
+  });
+
+  function init(scope) {
+    scope.querySelectorAll("[data-picker]").forEach(syncPicker);
+    scope.querySelectorAll(".photo-result").forEach(refreshPhoto);
+  }
+  document.addEventListener("DOMContentLoaded", function () { init(document); });
+  document.addEventListener("htmx:afterSettle", function (ev) { init(ev.target); });
+})();

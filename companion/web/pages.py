@@ -1,0 +1,147 @@
+"""The HTML pages of the table companion: home (new table, past tables) and language switching.
+
+The table pages live in ``views_table`` (seats, sheet, live updates, PIN, history), ``views_deal`` (the
+deal assistant) and ``views_hands`` (wins, 101 hands, the opening checker, photos).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import Flask, Response, redirect, request, url_for
+from flask_babel import gettext as _
+
+from companion.rules.options import PROFILES, normalise_game, option_choices, options_for, options_to_dict
+from companion.web import i18n
+from companion.web.api import get_store, remember_pin
+from companion.web.views_base import csrf_token, form_text, html_blueprint, render
+from companion.web.views_text import GAME_LABELS, PROFILE_LABELS, event_label, explain, option_rows, penalty_reason
+
+bp = html_blueprint("pages", __name__)
+
+MAX_PLAYERS = 4
+MIN_PLAYERS = 2
+MAX_NAME = 24
+LANG_COOKIE_AGE = 365 * 24 * 3600
+
+
+def _options_context(game: str, profile: str, values: dict[str, Any] | None = None) -> dict[str, Any]:
+    game = normalise_game(game)
+    if profile not in PROFILES[game]:
+        profile = "reference"
+    current = options_to_dict(options_for(game, profile=profile))
+    current.update(values or {})
+    return {
+        "game": game,
+        "profile": profile,
+        "profiles": [(name, PROFILE_LABELS.get(name, name)) for name in PROFILES[game]],
+        "option_rows": option_rows(option_choices(game), current),
+    }
+
+
+def _home_context(**extra: Any) -> dict[str, Any]:
+    store = get_store()
+    context: dict[str, Any] = {
+        "games": list(GAME_LABELS.items()),
+        "tables": store.list_tables(),
+        "known_names": store.known_player_names(),
+        "form": {},
+        "max_players": MAX_PLAYERS,
+    }
+    context.update(_options_context("okey", "reference"))
+    context.update(extra)
+    return context
+
+
+@bp.get("/")
+def home() -> Response:
+    return render("home.html", **_home_context())
+
+
+@bp.get("/new/options")
+def new_table_options() -> Response:
+    """The house-rule fieldset for a game and profile (htmx swaps it when either changes)."""
+    context = _options_context(request.args.get("game", "okey"), request.args.get("profile", "reference"))
+    return render("home.html", block="options", **_home_context(**context))
+
+
+def _submitted_options(game: str) -> dict[str, Any]:
+    """The option fields of the form: unchecked boxes are ``False``, blank numbers keep the profile's value."""
+    values: dict[str, Any] = {}
+    for name, kind in option_choices(game).items():
+        field = f"opt_{name}"
+        if kind is bool:
+            values[name] = field in request.form
+        elif form_text(field):
+            values[name] = form_text(field)
+    return values
+
+
+def _players() -> list[str]:
+    names = [form_text(f"player{seat}") for seat in range(MAX_PLAYERS)]
+    players = [name for name in names if name]
+    if len(players) < MIN_PLAYERS:
+        raise ValueError(_("Type at least two player names."))
+    for name in players:
+        if len(name) > MAX_NAME:
+            raise ValueError(_("The name %(name)r is too long: use at most %(n)d letters.", name=name, n=MAX_NAME))
+    if len({name.casefold() for name in players}) != len(players):
+        raise ValueError(_("Two players have the same name: add an initial to tell them apart."))
+    return players
+
+
+@bp.post("/new")
+def new_table() -> Response:
+    game = normalise_game(form_text("game", "okey"))
+    profile = form_text("profile", "reference")
+    options = _submitted_options(game)
+    try:
+        players = _players()
+        pin = form_text("pin")
+        if len(pin) != 4 or not pin.isdigit():
+            raise ValueError(_("The PIN must be exactly 4 digits, for example 0427."))
+        first_dealer = int(form_text("first_dealer", "0") or 0)
+        if not 0 <= first_dealer < len(players):
+            first_dealer = 0
+        table_id = get_store().create_table(
+            game=game, players=players, pin=pin, options=options, profile=profile,
+            first_dealer=first_dealer, name=form_text("name") or None,
+        )
+    except ValueError as error:
+        context = _home_context(**_options_context(game, profile, options))
+        return render("home.html", status=422, error=str(error), form=request.form, **context)
+    remember_pin(table_id)
+    return redirect(url_for("table.show", table_id=table_id), 303)
+
+
+def _safe_next(target: str) -> str:
+    """Only same-site paths (never another host) after switching language."""
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
+        return url_for("pages.home")
+    return target
+
+
+@bp.get("/lang")
+def set_language() -> Response:
+    """Remember the chosen language in a cookie and go back to the page it was chosen on."""
+    lang = request.args.get("lang", "")
+    response = redirect(_safe_next(request.args.get("next", "/")), 303)
+    if lang in i18n.LANGUAGES:
+        response.set_cookie(i18n.LANG_COOKIE, lang, max_age=LANG_COOKIE_AGE, samesite="Lax")
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Register the HTML blueprints, languages, the CSRF token and the error pages."""
+    from companion.web import views_deal, views_hands, views_table
+
+    i18n.init_i18n(app)
+    app.jinja_env.globals["csrf_token"] = csrf_token
+    app.jinja_env.globals["game_label"] = lambda game: GAME_LABELS.get(game, game)
+    app.jinja_env.globals["penalty_reason"] = penalty_reason
+    app.jinja_env.globals["event_label"] = event_label
+    app.jinja_env.filters["explain"] = explain
+    for blueprint in (bp, views_table.bp, views_deal.bp, views_hands.bp):
+        app.register_blueprint(blueprint)

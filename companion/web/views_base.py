@@ -1,0 +1,119 @@
+"""What every HTML view shares: page/fragment rendering, CSRF, the PIN gate and the error page.
+
+Fragments are named blocks of the page templates: one URL serves the page, or with ``HX-Request``
+just the block htmx swaps (``Vary: HX-Request`` tells caches the difference).
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from typing import Any
+
+from flask import Blueprint, Response, current_app, make_response, request, session
+from flask_babel import gettext as _
+from werkzeug.exceptions import BadRequest
+
+from companion.store import TableNotFound
+
+CSRF_FIELD = "csrf_token"
+CSRF_HEADER = "X-CSRF-Token"
+_SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+
+
+class CsrfError(BadRequest):
+    """A POST without the session's CSRF token (an old tab, or a forged form)."""
+
+
+def csrf_token() -> str:
+    """The per-session CSRF token (created on first use); forms carry it, htmx sends it as a header."""
+    token = session.get(CSRF_FIELD)
+    if not token:
+        token = secrets.token_urlsafe(24)
+        session[CSRF_FIELD] = token
+    return str(token)
+
+
+def check_csrf() -> None:
+    """``before_request`` hook of the HTML blueprints: every unsafe request must carry the token."""
+    if request.method in _SAFE_METHODS:
+        return
+    sent = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FIELD, "")
+    expected = session.get(CSRF_FIELD, "")
+    if not expected or not hmac.compare_digest(str(sent), str(expected)):
+        raise CsrfError(_("This form has expired or did not come from this app. Reload the page and try again."))
+
+
+def is_htmx() -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def render_block(template_name: str, block: str, **context: Any) -> str:
+    """Render one named block of a page template with the full template context."""
+    env = current_app.jinja_env
+    template = env.get_template(template_name)
+    current_app.update_template_context(context)
+    return "".join(template.blocks[block](template.new_context(context)))
+
+
+def render(template_name: str, *, block: str | None = None, status: int = 200, **context: Any) -> Response:
+    """The whole page, or only ``block`` when htmx asks; always ``Vary: HX-Request``."""
+    context.setdefault("tv", request.args.get("tv") == "1")
+    if block is not None and is_htmx():
+        body = render_block(template_name, block, **context)
+    else:
+        current_app.update_template_context(context)
+        body = current_app.jinja_env.get_template(template_name).render(context)
+    response = make_response(body, status)
+    response.headers["Vary"] = "HX-Request"
+    return response
+
+
+def html_blueprint(name: str, import_name: str, **kwargs: Any) -> Blueprint:
+    """A blueprint of HTML pages: CSRF-checked, with errors shown as a page or an htmx fragment."""
+    bp = Blueprint(name, import_name, **kwargs)
+    bp.before_request(check_csrf)
+    bp.register_error_handler(ValueError, _value_error)
+    bp.register_error_handler(BadRequest, _bad_request)
+    bp.register_error_handler(TableNotFound, _not_found)
+    return bp
+
+
+def _error_response(message: str, status: int) -> Response:
+    return render("error.html", block="error", status=status, message=message)
+
+
+def _value_error(error: ValueError) -> Response:
+    return _error_response(str(error), 422)
+
+
+def _bad_request(error: BadRequest) -> Response:
+    return _error_response(str(error.description or error), 400)
+
+
+def _not_found(error: TableNotFound) -> Response:
+    return _error_response(str(error.args[0]), 404)
+
+
+def form_text(name: str, default: str = "") -> str:
+    """A trimmed form field."""
+    return str(request.form.get(name, default)).strip()
+
+
+def form_int(name: str, label: str, *, low: int, high: int, default: int | None = None) -> int:
+    """A whole-number form field in ``low..high``; a clear :class:`ValueError` otherwise."""
+    raw = form_text(name)
+    if not raw and default is not None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValueError(
+            _("%(label)s must be a whole number from %(low)d to %(high)d, not %(raw)r", label=label, low=low, high=high, raw=raw)
+        ) from None
+    if not low <= value <= high:
+        raise ValueError(
+            _("%(label)s must be a whole number from %(low)d to %(high)d, not %(raw)r", label=label, low=low, high=high, raw=raw)
+        )
+    return value
+

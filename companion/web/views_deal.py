@@ -1,0 +1,151 @@
+"""The deal assistant (O2, H2): dice rolled by the app or typed in, the 21 stacks drawn round the table
+with the chosen stack, the tile to flip and the take order, the false-okey re-roll, then the indicator.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from flask import Response, current_app, redirect, request, url_for
+from flask_babel import gettext as _
+
+from companion.rules.deal import STACKS, DealPlan
+from companion.rules.tiles import parse_tiles
+from companion.web.api import get_store
+from companion.web.views_base import form_int, form_text, html_blueprint, render
+from companion.web.views_table import SEAT_COLOURS, record, require_editor, seat_positions
+
+bp = html_blueprint("deal", __name__, url_prefix="/t")
+
+_FELT_CENTRE = 200.0
+_FELT_REACH = 78.0
+_SIDE = 200.0
+
+
+def dice_rng() -> random.Random:
+    """The app's dice (tests put a seeded ``random.Random`` in ``app.extensions["dice"]``)."""
+    rng: random.Random = current_app.extensions.setdefault("dice", random.SystemRandom())
+    return rng
+
+
+def die_face(number: int) -> str:
+    """The die face character for ``number`` (1-6).
+
+    >>> die_face(1), die_face(6)
+    ('⚀', '⚅')
+    """
+    return chr(0x2680 + number - 1)
+
+
+def stack_layout(plan: DealPlan) -> list[dict[str, Any]]:
+    """Where each of the 21 stacks is drawn: in front of its owner, from the owner's left to right."""
+    takers: dict[int, list[int]] = {}
+    for take in plan.takes:
+        seats = takers.setdefault(take.stack, [])
+        if take.seat not in seats:
+            seats.append(take.seat)
+    layout = []
+    for seat in range(plan.players):
+        own = [stack for stack in plan.stacks if stack.owner == seat]
+        angle = math.radians(-90 + seat * 360 / plan.players)
+        edge_x = _FELT_CENTRE + _FELT_REACH * math.cos(angle)
+        edge_y = _FELT_CENTRE - _FELT_REACH * math.sin(angle)
+        tangent = (-math.sin(angle), -math.cos(angle))
+        spacing = min(33.0, _SIDE / max(len(own), 1))
+        for k, stack in enumerate(own):
+            offset = (k - (len(own) - 1) / 2) * spacing
+            layout.append({
+                "x": edge_x + offset * tangent[0],
+                "y": edge_y + offset * tangent[1],
+                "rot": math.degrees(math.atan2(tangent[1], tangent[0])),
+                "w": spacing - 4,
+                "letter": stack.letter,
+                "chosen": stack.index == plan.chosen_stack,
+                "takers": takers.get(stack.index, []),
+                "index": stack.index,
+            })
+    return layout
+
+
+def _context(table_id: str, **extra: Any) -> dict[str, Any]:
+    state = get_store().get(table_id)
+    plan = state.deal.plan
+    context: dict[str, Any] = {
+        "state": state,
+        "table_id": state.id,
+        "plan": plan,
+        "stacks": stack_layout(plan) if plan and not plan.quick else None,
+        "seat_points": seat_positions(len(state.players)),
+        "seat_colours": SEAT_COLOURS,
+        "die_face": die_face,
+        "stack_count": STACKS,
+    }
+    context.update(extra)
+    return context
+
+
+@bp.get("/<table_id>/deal")
+def show(table_id: str) -> Response:
+    if (denied := require_editor(table_id)) is not None:
+        return denied
+    return render("deal.html", **_context(table_id))
+
+
+def _back(table_id: str) -> Response:
+    return redirect(url_for("deal.show", table_id=table_id.upper()) + "#step", 303)
+
+
+def _with_errors(table_id: str, action: Any) -> Response:
+    if (denied := require_editor(table_id)) is not None:
+        return denied
+    try:
+        action()
+    except ValueError as error:
+        return render("deal.html", status=422, error=str(error), **_context(table_id))
+    return _back(table_id)
+
+
+@bp.post("/<table_id>/deal")
+def roll(table_id: str) -> Response:
+    """Record the deal: the app rolls (``roll``), the real dice are typed (``die1``, ``die2``), or a quick deal."""
+
+    def action() -> None:
+        if "roll" in request.form:
+            record(table_id, {"type": "deal", "roll": True})
+        elif "quick" in request.form:
+            record(table_id, {"type": "deal"})
+        else:
+            first = form_int("die1", _("The first die"), low=1, high=6)
+            second = form_int("die2", _("The second die"), low=1, high=6)
+            record(table_id, {"type": "deal", "dice": [first, second]})
+
+    return _with_errors(table_id, action)
+
+
+@bp.post("/<table_id>/deal/reroll")
+def reroll(table_id: str) -> Response:
+    """A false okey came up as the indicator (O2.3): the second die is rolled again."""
+
+    def action() -> None:
+        die = dice_rng().randint(1, 6) if "roll" in request.form else form_int("die", _("The die"), low=1, high=6)
+        record(table_id, {"type": "reroll", "die": die})
+
+    return _with_errors(table_id, action)
+
+
+@bp.post("/<table_id>/deal/indicator")
+def indicator(table_id: str) -> Response:
+    """The tile turned face up: exactly one numbered tile."""
+
+    def action() -> None:
+        tiles = parse_tiles(form_text("indicator"))
+        if len(tiles) != 1:
+            raise ValueError(_("Enter exactly one tile as the indicator, for example R4 (you entered %(n)d).", n=len(tiles)))
+        record(table_id, {"type": "indicator", "tile": tiles[0].code})
+
+    response = _with_errors(table_id, action)
+    if response.status_code == 303:
+        return redirect(url_for("table.show", table_id=table_id.upper()), 303)
+    return response

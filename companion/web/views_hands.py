@@ -1,0 +1,317 @@
+"""The end of a hand: an Okey win (O5, O6), an Okey 101 hand (H6, H7), the opening checker (H4) and
+tile photos.  Every verdict comes from the rules engine; the page only collects the tiles.
+
+Forms preview with htmx (``…/check`` answers the verdict fragment) and record with a plain POST, so a
+phone without JavaScript can still score.
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Response, current_app, redirect, request, url_for
+from flask_babel import gettext as _
+
+from companion.rules.errors import RulesError
+from companion.rules.melds import check_laid_meld
+from companion.rules.options import Okey101Options, OkeyOptions
+from companion.rules.scoring_101 import rack_points, score_okey101_hand
+from companion.rules.scoring_okey import score_okey_hand
+from companion.rules.tiles import format_tiles, parse_tiles
+from companion.rules.win import check_win
+from companion.tables import TableState
+from companion.web.api import get_store
+from companion.web.views_base import form_int, form_text, html_blueprint, render
+from companion.web.views_table import record, require_editor
+
+bp = html_blueprint("hands", __name__, url_prefix="/t")
+
+OPENED_CHOICES = ("none", "melds", "pairs")
+
+
+def _state(table_id: str) -> TableState:
+    return get_store().get(table_id)
+
+
+def _indicator(state: TableState) -> str:
+    if state.deal.indicator is None:
+        indicator = form_text("indicator")
+        tiles = parse_tiles(indicator) if indicator else ()
+        if len(tiles) != 1:
+            raise ValueError(_("Enter the indicator first (the deal assistant), or type it here, e.g. R4."))
+        return tiles[0].code
+    return state.deal.indicator.code
+
+
+def _finished(table_id: str) -> Response:
+    return redirect(url_for("table.show", table_id=table_id.upper()), 303)
+
+
+# -- Okey: declare a win -------------------------------------------------------------------------------
+
+
+def _okey_hand(state: TableState) -> dict[str, Any]:
+    """The hand record of the win form (see ``companion.rules.scoring_okey``)."""
+    winner = form_int("winner", _("The winner"), low=0, high=len(state.players) - 1)
+    tiles = parse_tiles(form_text("tiles"))
+    if len(tiles) != 14:
+        raise ValueError(_("Enter the 14 tiles the winner shows (you entered %(n)d).", n=len(tiles)))
+    discard = parse_tiles(form_text("discard"))
+    if len(discard) != 1:
+        raise ValueError(_("Enter the one tile the winner discarded last (you entered %(n)d).", n=len(discard)))
+    return {"winner": winner, "tiles": format_tiles(tiles), "discard": discard[0].code,
+            "indicator": _indicator(state)}
+
+
+def _okey_verdict(state: TableState) -> dict[str, Any]:
+    hand = _okey_hand(state)
+    assert isinstance(state.options, OkeyOptions)  # the route is for Okey tables only
+    score = score_okey_hand({**hand, "players": len(state.players), "gosterme": list(state.deal.gosterme)},
+                            state.options)
+    win = check_win(hand["tiles"], indicator=hand["indicator"], options=state.options)
+    return {"hand": hand, "score": score, "win": win}
+
+
+def _okey_only(state: TableState) -> None:
+    if state.game != "okey":
+        raise ValueError(_("This table plays Okey 101: use the end-of-hand form."))
+
+
+@bp.get("/<table_id>/win")
+def okey_win(table_id: str) -> Response:
+    if (denied := require_editor(table_id)) is not None:
+        return denied
+    state = _state(table_id)
+    return render("okey_win.html", state=state, table_id=state.id, form={})
+
+
+@bp.post("/<table_id>/win/check")
+def okey_win_check(table_id: str) -> Response:
+    """The verdict fragment: the arrangement found (or why not) and what it scores, nothing recorded."""
+    state = _state(table_id)
+    _okey_only(state)
+    try:
+        verdict = _okey_verdict(state)
+    except ValueError as error:
+        return render("okey_win.html", block="verdict", status=422, state=state, table_id=state.id, error=str(error))
+    return render("okey_win.html", block="verdict", state=state, table_id=state.id, **verdict)
+
+
+@bp.post("/<table_id>/win")
+def okey_win_record(table_id: str) -> Response:
+    if (denied := require_editor(table_id)) is not None:
+        return denied
+    state = _state(table_id)
+    _okey_only(state)
+    try:
+        if "stock_exhausted" in request.form:
+            hand: dict[str, Any] = {"winner": None}
+            if state.deal.indicator is None:
+                hand["indicator"] = _indicator(state)
+        else:
+            hand = _okey_hand(state)
+        record(table_id, {"type": "okey_hand", "hand": hand})
+    except ValueError as error:
+        return render("okey_win.html", status=422, state=state, table_id=state.id, error=str(error), form=request.form)
+    return _finished(table_id)
+
+
+# -- Okey 101: the end of a hand -----------------------------------------------------------------------
+
+
+def _okey101_hand(state: TableState) -> dict[str, Any]:
+    """The hand record of the 101 form (see ``companion.rules.scoring_101``)."""
+    finisher_text = form_text("finisher", "none")
+    finisher = None if finisher_text == "none" else form_int("finisher", _("The finisher"), low=0,
+                                                             high=len(state.players) - 1)
+    players = []
+    for seat, name in enumerate(state.players):
+        opened = form_text(f"opened{seat}", "none")
+        if opened not in OPENED_CHOICES:
+            raise ValueError(_("Choose how %(name)s opened.", name=name))
+        entry: dict[str, Any] = {"opened": None if opened == "none" else opened}
+        typed_sum = form_text(f"sum{seat}")
+        if typed_sum and not form_text(f"rack{seat}"):
+            entry["sum"] = form_int(f"sum{seat}", _("The sum of %(name)s", name=name), low=0, high=2000)
+            entry["okeys"] = form_int(f"okeys{seat}", _("The okeys of %(name)s", name=name), low=0, high=2, default=0)
+        else:
+            entry["rack"] = format_tiles(parse_tiles(form_text(f"rack{seat}")))
+        players.append(entry)
+    return {
+        "indicator": _indicator(state),
+        "finisher": finisher,
+        "finish": "okey_discard" if form_text("finish") == "okey_discard" else "normal",
+        "elden": "elden" in request.form,
+        "players": players,
+    }
+
+
+def _rack_sums(hand: dict[str, Any]) -> list[int | None]:
+    sums: list[int | None] = []
+    for entry in hand["players"]:
+        if "rack" in entry:
+            sums.append(rack_points(entry["rack"], indicator=hand["indicator"]))
+        else:
+            sums.append(None)
+    return sums
+
+
+def _okey101_verdict(state: TableState) -> dict[str, Any]:
+    hand = _okey101_hand(state)
+    assert isinstance(state.options, Okey101Options)  # the route is for 101 tables only
+    pending = [{"player": p.player, "reason": p.reason} for p in state.deal.penalties]
+    score = score_okey101_hand({**hand, "penalties": pending}, state.options)
+    return {"hand": hand, "score": score, "sums": _rack_sums(hand)}
+
+
+def _okey101_only(state: TableState) -> None:
+    if state.game != "okey101":
+        raise ValueError(_("This table plays Okey: use the win form."))
+
+
+@bp.get("/<table_id>/hand")
+def okey101_hand(table_id: str) -> Response:
+    if (denied := require_editor(table_id)) is not None:
+        return denied
+    state = _state(table_id)
+    return render("okey101_hand.html", state=state, table_id=state.id, form={})
+
+
+@bp.post("/<table_id>/hand/check")
+def okey101_hand_check(table_id: str) -> Response:
+    state = _state(table_id)
+    _okey101_only(state)
+    try:
+        verdict = _okey101_verdict(state)
+    except ValueError as error:
+        return render("okey101_hand.html", block="verdict", status=422, state=state, table_id=state.id,
+                      error=str(error))
+    return render("okey101_hand.html", block="verdict", state=state, table_id=state.id, **verdict)
+
+
+@bp.post("/<table_id>/hand")
+def okey101_hand_record(table_id: str) -> Response:
+    if (denied := require_editor(table_id)) is not None:
+        return denied
+    state = _state(table_id)
+    _okey101_only(state)
+    try:
+        if "void" in request.form:
+            record(table_id, {"type": "void_hand"})
+        else:
+            record(table_id, {"type": "okey101_hand", "hand": _okey101_hand(state)})
+    except ValueError as error:
+        return render("okey101_hand.html", status=422, state=state, table_id=state.id, error=str(error),
+                      form=request.form)
+    return _finished(table_id)
+
+
+# -- the opening checker (H4) --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OpeningCheck:
+    """The melds laid out, each judged, and whether together they open."""
+
+    verdicts: tuple[Any, ...]
+    total: int
+    pairs: int
+    minimum: int
+    pairs_needed: int
+
+    @property
+    def all_valid(self) -> bool:
+        return all(v.valid for v in self.verdicts)
+
+    @property
+    def opens(self) -> bool:
+        if not self.verdicts or not self.all_valid:
+            return False
+        if self.pairs == len(self.verdicts):
+            return self.pairs >= self.pairs_needed
+        return self.pairs == 0 and self.total >= self.minimum
+
+
+def check_opening(melds_text: str, *, indicator: str, options: Okey101Options) -> OpeningCheck:
+    """Judge each meld (one per line or separated by ``|``) and the opening as a whole (H4)."""
+    lines = [line for chunk in melds_text.replace("|", "\n").splitlines() if (line := chunk.strip(" ,"))]
+    verdicts = tuple(check_laid_meld(line, indicator=indicator, wrap_13_1=options.wrap_13_1) for line in lines)
+    pairs = sum(1 for v in verdicts if v.valid and v.meld is not None and v.meld.kind == "pair")
+    total = sum(v.value for v in verdicts if v.valid)
+    return OpeningCheck(verdicts, total, pairs, options.opening_minimum, options.opening_pairs)
+
+
+@bp.route("/<table_id>/opening", methods=["GET", "POST"])
+def opening(table_id: str) -> Response:
+    """Lay out the melds: each meld's value or why it is illegal, and the total against 101."""
+    state = _state(table_id)
+    options = state.options if isinstance(state.options, Okey101Options) else Okey101Options()
+    context: dict[str, Any] = {"state": state, "table_id": state.id, "melds": form_text("melds"),
+                               "indicator": state.deal.indicator.code if state.deal.indicator else form_text("indicator")}
+    status = 200
+    if request.method == "POST":
+        try:
+            indicator = _indicator(state)
+            context["indicator"] = indicator
+            context["check"] = check_opening(form_text("melds"), indicator=indicator, options=options)
+        except ValueError as error:
+            context["error"] = str(error)
+            status = 422
+    return render("opening.html", block="verdict", status=status, **context)
+
+
+# -- photos -------------------------------------------------------------------------------------------
+
+
+def recognizer() -> Any:
+    """The tile recogniser, created once per app on first use (``None`` when vision is not installed)."""
+    if "recognizer" not in current_app.extensions:
+        try:
+            from vision import Recognizer
+        except ImportError:
+            return None
+        current_app.extensions["recognizer"] = Recognizer.default()
+    return current_app.extensions["recognizer"]
+
+
+def _image_size(data: bytes, recognition: Any) -> tuple[int, int]:
+    width, height = getattr(recognition, "width", None), getattr(recognition, "height", None)
+    if width and height:
+        return int(width), int(height)
+    from vision.imageio import header_info
+
+    header = header_info(data)
+    if header.orientation in (5, 6, 7, 8):
+        return header.height, header.width
+    return header.width, header.height
+
+
+@bp.post("/<table_id>/photo")
+def photo(table_id: str) -> Response:
+    """Recognise the tiles on an uploaded photo: boxes drawn over it, unsure tiles to confirm."""
+    _state(table_id)
+    picker = form_text("picker") or "picker"
+    upload = request.files.get("photo")
+    context: dict[str, Any] = {"picker": picker, "table_id": table_id}
+    if upload is None or not upload.filename:
+        return render("photo.html", block="result", status=422, error=_("Choose or take a photo first."), **context)
+    engine = recognizer()
+    if engine is None:
+        return render("photo.html", block="result", status=422,
+                      error=_("Photo recognition is not installed here: tap the tiles instead."), **context)
+    data = upload.read()
+    try:
+        recognition = engine.recognize(data)
+        width, height = _image_size(data, recognition)
+    except (ValueError, RulesError) as error:
+        return render("photo.html", block="result", status=422, error=str(error), **context)
+    mimetype = upload.mimetype if (upload.mimetype or "").startswith("image/") else "image/jpeg"
+    context.update(
+        recognition=recognition,
+        width=width,
+        height=height,
+        image_url=f"data:{mimetype};base64,{base64.b64encode(data).decode('ascii')}",
+    )
+    return render("photo.html", block="result", **context)

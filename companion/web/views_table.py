@@ -1,0 +1,241 @@
+"""The table page: seats, okey, the score sheet, live updates for viewers, the PIN, undo/redo and history.
+
+Viewers poll ``/t/<id>/version?since=N`` every two seconds: the answer is an empty ``204`` while nothing
+changed (one indexed SELECT), else the new poller plus the live part of the page swapped out-of-band.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import segno
+from flask import Response, current_app, redirect, request, url_for
+from flask_babel import gettext as _
+
+from companion.rules.options import OkeyOptions
+from companion.store import NothingToRedo, NothingToUndo
+from companion.tables import HandRow, TableState
+from companion.web.api import get_store, pin_ok, remember_pin
+from companion.web.views_text import PENALTY_REASONS
+from companion.web.views_base import form_int, form_text, html_blueprint, render, render_block
+
+bp = html_blueprint("table", __name__, url_prefix="/t")
+
+SEAT_COLOURS = ("#1d7fd8", "#d8431d", "#2e9d55", "#a43fc4")
+
+
+def actor() -> str:
+    """Who made a change, for the audit log: the browser's address (the PIN holder)."""
+    return f"web {request.remote_addr or ''}".strip()
+
+
+def seat_positions(players: int, *, cx: float = 200, cy: float = 200, r: float = 172) -> list[tuple[float, float]]:
+    """Screen positions of the seats round the table, counter-clockwise from seat 1 at the bottom.
+
+    >>> [(round(x), round(y)) for x, y in seat_positions(4)]
+    [(200, 372), (372, 200), (200, 28), (28, 200)]
+    """
+    points = []
+    for seat in range(players):
+        angle = math.radians(-90 + seat * 360 / players)
+        points.append((cx + r * math.cos(angle), cy - r * math.sin(angle)))
+    return points
+
+
+def columns(state: TableState) -> list[str]:
+    """Column titles of the sheet: a player each, or a team each with partners."""
+    if state.teams:
+        return [" & ".join(state.players[seat] for seat in team) for team in state.teams]
+    return list(state.players)
+
+
+def running_totals(state: TableState) -> list[list[int]]:
+    """Each column's total after every hand; the first list is the start (Okey's 20, 101's 0).
+
+    A 101 hand's entries already hold its extra penalties (the ledger lists them separately).
+    """
+    start = state.options.start_points if isinstance(state.options, OkeyOptions) else 0
+    totals = [start] * len(columns(state))
+    history = [list(totals)]
+    for row in state.hands:
+        totals = [total + entry for total, entry in zip(totals, row.entries)]
+        history.append(list(totals))
+    return history
+
+
+def chart(state: TableState, *, width: int = 640, height: int = 240, pad: int = 32) -> dict[str, Any]:
+    """An SVG line chart of the totals over the hands: one polyline per column."""
+    history = running_totals(state)
+    values = [value for point in history for value in point]
+    low, high = min(values + [0]), max(values + [1])
+    span = high - low or 1
+    steps = max(len(history) - 1, 1)
+
+    def x(i: int) -> float:
+        return pad + (width - 2 * pad) * i / steps
+
+    def y(v: int) -> float:
+        return height - pad - (height - 2 * pad) * (v - low) / span
+
+    lines = []
+    for column, title in enumerate(columns(state)):
+        points = " ".join(f"{x(i):.1f},{y(point[column]):.1f}" for i, point in enumerate(history))
+        lines.append({"title": title, "points": points, "colour": SEAT_COLOURS[column % len(SEAT_COLOURS)],
+                      "last": (x(len(history) - 1), y(history[-1][column]), history[-1][column])})
+    return {"width": width, "height": height, "pad": pad, "lines": lines, "zero": y(0), "low": low, "high": high,
+            "hands": len(history) - 1}
+
+
+def join_url(table_id: str) -> str:
+    """The address phones open: the LAN address when served by ``serve``, else this request's host."""
+    lan = current_app.config.get("LAN_URLS") or [request.host_url]
+    return lan[0].rstrip("/") + url_for("table.show", table_id=table_id)
+
+
+def qr_svg(url: str) -> str:
+    """An inline SVG QR code of ``url`` (no external image)."""
+    return str(segno.make(url, error="m").svg_inline(scale=4, border=2, omitsize=True))
+
+
+@bp.app_template_filter("seat_name")
+def seat_name(seat: int, state: TableState) -> str:
+    """``{{ seat | seat_name(state) }}``: the name sitting at an engine seat."""
+    return state.players[seat]
+
+
+@bp.app_template_global()
+def row_reasons(state: TableState, row: HandRow, column: int) -> list[str]:
+    """Why a sheet cell holds its number: the hand's general lines and those about the column's seats."""
+    per_seat = row.result.get("per_seat")
+    if not per_seat:
+        return list(row.explain)
+    seats = state.teams[column] if state.teams else (column,)
+    about_someone = {line for lines in per_seat for line in lines}
+    general = [line for line in row.explain if line not in about_someone]
+    return general + [line for seat in seats for line in per_seat[seat]]
+
+
+def table_context(table_id: str, **extra: Any) -> dict[str, Any]:
+    store = get_store()
+    state = store.get(table_id)
+    history = running_totals(state)
+    context: dict[str, Any] = {
+        "state": state,
+        "table_id": state.id,
+        "editor": pin_ok(state.id),
+        "columns": columns(state),
+        "running": history,
+        "subtotal": history[-2] if len(state.hands) >= 2 else None,
+        "chart": chart(state),
+        "seat_points": seat_positions(len(state.players)),
+        "seat_colours": SEAT_COLOURS,
+        "next_dealer": (state.dealer + 1) % len(state.players),
+        "penalty_reasons": list(PENALTY_REASONS.items()),
+    }
+    context.update(extra)
+    return context
+
+
+@bp.get("/<table_id>")
+def show(table_id: str) -> Response:
+    url = join_url(table_id.upper())
+    return render("table.html", block="live", join=url, qr=qr_svg(url), **table_context(table_id))
+
+
+@bp.get("/<table_id>/version")
+def version(table_id: str) -> Response:
+    """204 while ``since`` is the current version; else the new poller and the live part out-of-band."""
+    current = get_store().version(table_id)
+    if request.args.get("since") == str(current):
+        return Response(status=204, headers={"Vary": "HX-Request"})
+    if request.headers.get("HX-Request") != "true":
+        return Response(str(current), mimetype="text/plain", headers={"Vary": "HX-Request"})
+    context = table_context(table_id)
+    poller = render_block("table.html", "poller", **context)
+    live = render_block("table.html", "live", oob=True, **context)
+    return Response(poller + live, headers={"Vary": "HX-Request"})
+
+
+@bp.get("/<table_id>/sheet")
+def sheet(table_id: str) -> Response:
+    """The sheet alone (printable), or its block for htmx."""
+    return render("table.html", block="live", printing=True, **table_context(table_id))
+
+
+@bp.post("/<table_id>/pin")
+def enter_pin(table_id: str) -> Response:
+    state = get_store().get(table_id)
+    if not get_store().check_pin(state.id, form_text("pin")):
+        return render("table.html", status=422, pin_error=_("Wrong PIN. Ask the scorekeeper for the table's 4 digits."),
+                      join=join_url(state.id), qr=qr_svg(join_url(state.id)), **table_context(state.id))
+    remember_pin(state.id)
+    return redirect(url_for("table.show", table_id=state.id), 303)
+
+
+def require_editor(table_id: str) -> Response | None:
+    """A redirect to the table page (with the PIN form) when this browser may not change the table."""
+    if pin_ok(table_id):
+        return None
+    return redirect(url_for("table.show", table_id=table_id.upper(), pin="1") + "#pin", 303)
+
+
+def record(table_id: str, event: dict[str, Any]) -> TableState:
+    """Record ``event`` as the API would, tagged with this browser as the actor."""
+    return get_store().record(table_id, event, actor=actor())
+
+
+@bp.post("/<table_id>/undo")
+def undo(table_id: str) -> Response:
+    return _undo_or_redo(table_id, "undo")
+
+
+@bp.post("/<table_id>/redo")
+def redo(table_id: str) -> Response:
+    return _undo_or_redo(table_id, "redo")
+
+
+def _undo_or_redo(table_id: str, kind: str) -> Response:
+    if (denied := require_editor(table_id)) is not None:
+        return denied
+    store = get_store()
+    try:
+        if kind == "undo":
+            store.undo(table_id, actor=actor())
+        else:
+            store.redo(table_id, actor=actor())
+    except (NothingToUndo, NothingToRedo):
+        message = _("Nothing to undo.") if kind == "undo" else _("Nothing to redo.")
+        return render("table.html", status=409, action_error=message, join=join_url(table_id),
+                      qr=qr_svg(join_url(table_id)), **table_context(table_id))
+    return redirect(url_for("table.show", table_id=table_id.upper()), 303)
+
+
+@bp.post("/<table_id>/gosterme")
+def gosterme(table_id: str) -> Response:
+    """A player showed the indicator's twin (O6): every opponent loses the gösterme points."""
+    if (denied := require_editor(table_id)) is not None:
+        return denied
+    state = get_store().get(table_id)
+    seat = form_int("player", _("The player"), low=0, high=len(state.players) - 1)
+    record(table_id, {"type": "gosterme", "player": seat})
+    return redirect(url_for("table.show", table_id=table_id.upper()), 303)
+
+
+@bp.post("/<table_id>/penalty")
+def penalty(table_id: str) -> Response:
+    """A 101 extra penalty (H7) for a player in the hand being played."""
+    if (denied := require_editor(table_id)) is not None:
+        return denied
+    state = get_store().get(table_id)
+    seat = form_int("player", _("The player"), low=0, high=len(state.players) - 1)
+    record(table_id, {"type": "penalty", "player": seat, "reason": form_text("reason")})
+    return redirect(url_for("table.show", table_id=table_id.upper()), 303)
+
+
+@bp.get("/<table_id>/history")
+def history(table_id: str) -> Response:
+    store = get_store()
+    state = store.get(table_id)
+    return render("history.html", state=state, table_id=state.id, events=list(reversed(store.events(table_id))),
+                  editor=pin_ok(state.id))
