@@ -18,13 +18,19 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, cast
+from typing import Any, Union, cast
 
 from companion.rules.deal import DealPlan, next_dealer, plan_deal, reroll_indicator, roll_deal
 from companion.rules.explain import texts
 from companion.rules.options import GameOptions, Okey101Options, OkeyOptions, normalise_game, options_for, options_to_dict
-from companion.rules.scoring_101 import PENALTY_REASONS, score_okey101_hand
-from companion.rules.scoring_okey import score_okey_hand
+from companion.rules.match import Okey101Standings, OkeyStandings, okey101_standings, okey_standings
+from companion.rules.scoring import (
+    PENALTY_REASONS,
+    Okey101HandScore,
+    OkeyHandScore,
+    score_okey101_hand,
+    score_okey_hand,
+)
 from companion.rules.tiles import Tile, okey_for, tile_like
 
 __all__ = [
@@ -42,6 +48,8 @@ __all__ = [
     "prepare_event",
     "replay",
 ]
+
+Standings = Union[OkeyStandings, Okey101Standings]
 
 GAME_TITLES = {"okey": "Okey", "okey101": "Okey 101"}
 MAX_NAME = 24
@@ -219,7 +227,7 @@ class TableState:
     hands: tuple[HandRow, ...]
     penalties: tuple[Penalty, ...]
     totals: tuple[int, ...]
-    standings: Mapping[str, Any] | None
+    standings: Standings
     finished: bool
     winners: tuple[int, ...]
     version: int
@@ -275,7 +283,7 @@ class TableState:
             "options": self.options_dict,
             "dealer": self.dealer,
             "deal": self.deal.to_dict(),
-            "standings": dict(self.standings) if self.standings else None,
+            "standings": self.standings.to_dict(),
             "voided": self.voided,
             "created_at": self.created_at,
             "sheet": self.sheet(),
@@ -328,8 +336,14 @@ class _Reducer:
         self.dealer = meta.first_dealer
         self.deal = Deal(meta.first_dealer)
         self.hands: list[HandRow] = []
-        self.penalties: list[Penalty] = []
+        self.scores: list[Any] = []
         self.voided = 0
+        self.standings = self._standings()
+
+    def _standings(self) -> Standings:
+        if isinstance(self.meta.options, OkeyOptions):
+            return okey_standings(self.seats, self.scores, self.meta.options)
+        return okey101_standings(self.seats, self.scores, self.meta.options)
 
     @property
     def seats(self) -> int:
@@ -438,10 +452,11 @@ class _Reducer:
             record["indicator"] = self.deal.indicator.code
         return record
 
-    def _add_hand(
-        self, entries: Sequence[int], explain: Sequence[str], result: Mapping[str, Any], *, hand_over: bool = True
-    ) -> None:
-        self.hands.append(HandRow(len(self.hands) + 1, self.dealer, tuple(entries), tuple(explain), result))
+    def _add_hand(self, score: OkeyHandScore | Okey101HandScore, entries: Sequence[int], *, hand_over: bool = True) -> None:
+        self.scores.append(score)
+        self.standings = self._standings()
+        row = HandRow(len(self.hands) + 1, self.dealer, tuple(entries), tuple(texts(score.explain)), score.to_dict())
+        self.hands.append(row)
         if hand_over:
             self.dealer = next_dealer(self.dealer, self.seats)
             self.deal = Deal(self.dealer)
@@ -458,7 +473,7 @@ class _Reducer:
             # A wrong declaration costs the declarer and play goes on (O5): same deal, gösterme still pending.
             score = score_okey_hand({**hand, "gosterme": given}, self.meta.options)
         entries = score.team_deltas if score.team_deltas is not None else score.deltas
-        self._add_hand(entries, texts(score.explain), score.to_dict(), hand_over=score.valid)
+        self._add_hand(score, entries, hand_over=score.valid)
 
     def on_okey101_hand(self, event: Mapping[str, Any]) -> None:
         self._only("okey101", event)
@@ -471,18 +486,23 @@ class _Reducer:
             self.voided += 1
             self.deal = Deal(self.dealer)
             return
-        number = len(self.hands) + 1
-        self.penalties += [Penalty(number, p.seat, p.reason, p.points) for p in score.penalty_entries]
         entries = score.team_scores if score.team_scores is not None else score.scores
-        self._add_hand(entries, texts(score.explain), score.to_dict())
+        self._add_hand(score, entries)
 
     # -- results --------------------------------------------------------------------------------
 
     @property
     def finished(self) -> bool:
-        return False
+        return self.standings.finished
 
     def state(self, version: int) -> TableState:
+        standings = self.standings
+        if isinstance(standings, OkeyStandings):
+            totals = standings.team_points or standings.points
+            ledger: tuple[Penalty, ...] = ()
+        else:
+            totals = standings.team_totals or standings.totals
+            ledger = tuple(Penalty(e.hand, e.seat, e.reason, e.points) for e in standings.ledger)
         return TableState(
             id=self.meta.id,
             name=self.meta.name,
@@ -493,11 +513,11 @@ class _Reducer:
             dealer=self.dealer,
             deal=self.deal,
             hands=tuple(self.hands),
-            penalties=tuple(self.penalties) + self.deal.penalties,
-            totals=(),
-            standings=None,
-            finished=self.finished,
-            winners=(),
+            penalties=ledger + self.deal.penalties,
+            totals=tuple(totals),
+            standings=standings,
+            finished=standings.finished,
+            winners=standings.winners,
             version=version,
             created_at=self.meta.created_at,
             voided=self.voided,
