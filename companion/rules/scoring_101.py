@@ -167,27 +167,8 @@ def score_okey101_hand(hand: Mapping[str, Any], options: Okey101Options | None =
     if _flag(hand, "void") or all(entry.opened == "pairs" for entry in entries):
         return _void_hand(players, options)
 
-    lines: list[Explanation] = []
-    doublings: list[str] = []
-    finisher_name = "" if finisher is None else _who(finisher)
-    if finish == "okey_discard":
-        doublings.append("okey discard")
-        lines.append(_line("okey101.okey_discard",
-                           f"{finisher_name} finished by discarding an okey: every hand score is doubled.",
-                           finisher=finisher))
-    if elden:
-        doublings.append("elden")
-        lines.append(_line("okey101.elden", f"{finisher_name} finished in one turn while nobody else had "
-                           "opened (elden): every hand score is doubled.", finisher=finisher))
     pairs_finish = finisher is not None and entries[finisher].opened == "pairs"
-    if pairs_finish:
-        lines.append(_line("okey101.pairs_finish",
-                           f"{finisher_name} opened with pairs and finished: everyone else pays double.",
-                           finisher=finisher))
-    if finisher is None:
-        lines.append(_line("okey101.stock_exhausted", "The stock ran out: nobody finished, nobody gets -101."))
-    if not options.multipliers and (doublings or any(entry.opened == "pairs" for entry in entries)):
-        lines.append(_line("okey101.multipliers_off", "Doublings are off (katlamalı off): every ×2 is ignored."))
+    lines, doublings = _hand_lines(entries, finisher, finish == "okey_discard", elden, pairs_finish, options)
 
     per_seat: list[list[Explanation]] = [[] for _ in range(players)]
     hand_scores: list[int] = []
@@ -243,6 +224,36 @@ def score_okey101_hand(hand: Mapping[str, Any], options: Okey101Options | None =
         explain=explain,
         per_seat=seat_lines,
     )
+
+
+def _hand_lines(
+    entries: Sequence[_Entry],
+    finisher: int | None,
+    okey_discard: bool,
+    elden: bool,
+    pairs_finish: bool,
+    options: Okey101Options,
+) -> tuple[list[Explanation], list[str]]:
+    """The lines about the whole hand, and the doublings that touch everybody (H6)."""
+    lines: list[Explanation] = []
+    doublings: list[str] = []
+    name = "" if finisher is None else _who(finisher)
+    if okey_discard:
+        doublings.append("okey discard")
+        text = f"{name} finished by discarding an okey: every hand score is doubled."
+        lines.append(_line("okey101.okey_discard", text, finisher=finisher))
+    if elden:
+        doublings.append("elden")
+        text = f"{name} finished in one turn while nobody else had opened (elden): every hand score is doubled."
+        lines.append(_line("okey101.elden", text, finisher=finisher))
+    if pairs_finish:
+        text = f"{name} opened with pairs and finished: everyone else pays double."
+        lines.append(_line("okey101.pairs_finish", text, finisher=finisher))
+    if finisher is None:
+        lines.append(_line("okey101.stock_exhausted", "The stock ran out: nobody finished, nobody gets -101."))
+    if not options.multipliers and (doublings or any(entry.opened == "pairs" for entry in entries)):
+        lines.append(_line("okey101.multipliers_off", "Doublings are off (katlamalı off): every ×2 is ignored."))
+    return lines, doublings
 
 
 def _doublings(
