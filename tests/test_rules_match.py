@@ -103,7 +103,12 @@ def test_O6_without_elimination_the_first_at_zero_ends_it() -> None:
 
 def test_O6_partners_replay() -> None:
     options = okey({"partners": True, "start_points": 6})
-    hands = [win(1, options), win(None, options, gosterme=(2,)), win(0, options, discard="Y8"), win(3, options, tiles=PAIRS)]
+    hands = [
+        win(1, options),
+        win(None, options, gosterme=(2,)),
+        win(0, options, discard="Y8"),
+        win(3, options, tiles=PAIRS),
+    ]
     sheet = [(4, 6), (4, 5), (4, 1), (0, 1)]
     for played in range(1, 5):
         standings = okey_standings(4, hands[:played], options)
@@ -150,7 +155,8 @@ def hand101(finisher: int | None, *players: dict[str, Any], **fields: Any) -> di
 # Indicator R4: the okey is R5, F plays as R5.
 MATCH_101 = [
     (hand101(0, p("melds"), p("melds", "B3 K9"), p(None), p("melds", "K13")), (-101, 12, 202, 13)),
-    (hand101(1, p("melds", "Y10"), p("melds"), p("melds", "B1 B2"), p(None), finish="okey_discard"), (20, -202, 6, 404)),
+    (hand101(1, p("melds", "Y10"), p("melds"), p("melds", "B1 B2"), p(None), finish="okey_discard"),
+     (20, -202, 6, 404)),
     (hand101(2, p("melds", "K1"), p("pairs", "Y5 Y6"), p("pairs"), p("melds", "R5")), (2, 44, -202, 202)),
     (hand101(None, p("melds", "K7 K8"), p(None), p("pairs", "B9"), p("melds", "F"),
              penalties=[{"player": 1, "reason": "islek"}]), (15, 303, 18, 5)),
@@ -200,7 +206,8 @@ def test_H8_replay_an_11_hand_101_match() -> None:
     assert "Hand 5 was void" in standings.explain[0].text
     assert standings.explain[-1].text == "All 11 hands are played: player 3 wins with the lowest total."
     data = standings.to_dict()
-    assert data["subtotal"] == list(SHEET_101[10]) and data["ledger"][0] == {"hand": 4, "seat": 1, "reason": "islek", "points": 101}
+    assert data["subtotal"] == list(SHEET_101[10])
+    assert data["ledger"][0] == {"hand": 4, "seat": 1, "reason": "islek", "points": 101}
     with pytest.raises(InvalidHandRecordError, match="already over before hand 13"):
         okey101_standings(4, [*scores, scores[0]], options)
 

@@ -153,7 +153,11 @@ def test_H7_each_extra_penalty_is_101_never_multiplied(reason: str) -> None:
 
 
 def test_H7_penalties_add_up_and_hit_the_finisher_too() -> None:
-    penalties = [{"player": 1, "reason": "islek"}, {"player": 1, "reason": "take_back"}, {"player": 0, "reason": "failed_opening"}]
+    penalties = [
+        {"player": 1, "reason": "islek"},
+        {"player": 1, "reason": "take_back"},
+        {"player": 0, "reason": "failed_opening"},
+    ]
     score = score_okey101_hand(hand(*NORMAL, penalties=penalties))
     assert score.penalties == (101, 202, 0, 0) and score.scores == (0, 214, 202, 13)
 
@@ -192,10 +196,16 @@ def test_H8_partner_finish_clears_off_and_penalties_stay() -> None:
 
 
 def test_H6_typed_sums() -> None:
-    players = [{"opened": "melds", "rack": ""}, {"opened": "melds", "sum": 12}, {"opened": "pairs", "sum": 3, "okeys": 1}]
+    players = [
+        {"opened": "melds", "rack": ""},
+        {"opened": "melds", "sum": 12},
+        {"opened": "pairs", "sum": 3, "okeys": 1},
+    ]
     score = score_okey101_hand({"indicator": "R4", "finisher": 0, "players": players})
     assert score.scores == (-101, 12, 208)
-    assert score.per_seat[2][0].text == "Player 3 keeps a typed sum: 3 + 101 (okey) = 104 × 2 (opened with pairs) → 208."
+    assert score.per_seat[2][0].text == (
+        "Player 3 keeps a typed sum: 3 + 101 (okey) = 104 × 2 (opened with pairs) → 208."
+    )
 
 
 def test_H6_rack_points() -> None:
@@ -232,7 +242,7 @@ def test_to_dict_is_plain_json() -> None:
         ({"finisher": None, "finish": "okey_discard"}, InvalidHandRecordError, "needs a finisher"),
         ({"elden": True}, InvalidHandRecordError, r"elden means nobody else had opened, but seat\(s\) \[1, 3\]"),
         ({"elden": "yes"}, InvalidHandRecordError, "invalid elden 'yes'"),
-        ({"penalties": [{"player": 1, "reason": "cheating"}]}, InvalidHandRecordError, "unknown penalty reason 'cheating'"),
+        ({"penalties": [{"player": 1, "reason": "cheat"}]}, InvalidHandRecordError, "unknown penalty reason 'cheat'"),
         ({"penalties": [{"player": 9, "reason": "islek"}]}, InvalidHandRecordError, "invalid penalty player 9"),
         ({"penalties": "islek"}, InvalidHandRecordError, "invalid penalties 'islek'"),
         ({"penalties": [3]}, InvalidHandRecordError, "invalid penalty 3"),

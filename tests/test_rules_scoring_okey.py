@@ -144,7 +144,8 @@ def test_O6_colour_hand_of_pairs() -> None:
     [("R7", MELDS, 2), ("K7", ALL_RED, 2), ("Y7", MELDS, 1), ("B6", PAIRS, 1)],
 )
 def test_O6_indicator_colour_multiplier_red_black_x2(indicator: str, tiles: str, factor: int) -> None:
-    score = score_okey_hand(hand(indicator=indicator, tiles=tiles), okey({"indicator_colour_multiplier": "red_black_x2"}))
+    options = okey({"indicator_colour_multiplier": "red_black_x2"})
+    score = score_okey_hand(hand(indicator=indicator, tiles=tiles), options)
     base = 4 if tiles == PAIRS else 2
     assert score.multiplier == factor and score.deltas[1] == -base * factor
 

@@ -293,7 +293,11 @@ def _distribute(demands: list[tuple[int, int]], chosen: int) -> tuple[tuple[Take
             stack = (chosen + position) % STACKS
             letter = letters.setdefault(stack, ascii_lowercase[len(letters)])
             count = min(wanted, STACK_SIZE - used)
-            part: Part = "whole" if count == STACK_SIZE else ("bottom" if used and used + count == STACK_SIZE else "top")
+            part: Part = "top"
+            if count == STACK_SIZE:
+                part = "whole"
+            elif used and used + count == STACK_SIZE:
+                part = "bottom"
             takes.append(Take(len(takes), seat, stack, letter, count, part))
             wanted -= count
             used += count

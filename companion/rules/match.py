@@ -95,7 +95,9 @@ def okey_standings(players: int, hands: Sequence[OkeyHandScore], options: OkeyOp
             _check_present(number, hand, eliminated)
         changes = hand.team_deltas if teams else hand.deltas
         if changes is None:
-            raise InvalidHandRecordError(f"hand {number} was scored without partners; score it with the match's options")
+            raise InvalidHandRecordError(
+                f"hand {number} was scored without partners; score it with the match's options"
+            )
         for unit, change in enumerate(changes):
             if unit not in eliminated:
                 points[unit] += change

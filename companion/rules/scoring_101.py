@@ -381,7 +381,9 @@ def _entries(value: Any, wilds: Wilds) -> tuple[_Entry, ...]:
 
 def _entry(seat: int, item: Any, wilds: Wilds) -> _Entry:
     if not isinstance(item, Mapping):
-        raise InvalidHandRecordError(f"invalid player entry {item!r} for seat {seat}: give an object with 'opened' and 'rack'")
+        raise InvalidHandRecordError(
+            f"invalid player entry {item!r} for seat {seat}: give an object with 'opened' and 'rack'"
+        )
     opened = item.get("opened")
     if opened not in ("melds", "pairs", None):
         raise InvalidHandRecordError(f"invalid opened {opened!r} for seat {seat}: use 'melds', 'pairs' or null")
