@@ -242,3 +242,86 @@ def test_pin_ok_and_remember_pin_helpers(app, table_id):
         assert not pin_ok(table_id)
         remember_pin(table_id.lower())
         assert pin_ok(table_id)
+
+
+MELDS = "R1 R2 R3 B5 Y5 K5 B9 B10 B11 B12 K10 K11 K12 K13"
+PAIRS = "R1 R1 B2 B2 Y3 Y3 K4 K4 R7 R7 B9 B9 Y11 Y11"
+
+
+def test_O6_a_whole_okey_match_to_the_end(stranger, table_id):
+    wins = [(1, MELDS, "R5"), (2, PAIRS, "K2"), (1, MELDS, "Y8"), (1, MELDS, "R5"), (2, PAIRS, "K2"), (1, MELDS, "R5")]
+    totals = [[16, 20, 16, 16], [12, 16, 16, 12], [10, 16, 14, 10], [6, 16, 10, 6], [2, 12, 10, 2], [-3, 11, 5, -2]]
+    for number, ((winner, tiles, discard), expected) in enumerate(zip(wins, totals), start=1):
+        assert post_event(stranger, table_id, {"type": "deal", "roll": True}).status_code == 201
+        assert post_event(stranger, table_id, {"type": "indicator", "tile": "R4"}).status_code == 201
+        if number == 6:
+            assert post_event(stranger, table_id, {"type": "gosterme", "player": 3}).status_code == 201
+        response = post_event(stranger, table_id, {
+            "type": "okey_hand", "id": f"hand-{number}",
+            "hand": {"winner": winner, "tiles": tiles, "discard": discard}})
+        assert response.status_code == 201, response.json
+        sheet = response.json["sheet"]
+        assert sheet["totals"] == expected, f"after hand {number}"
+        assert sheet["hands"][-1]["dealer"] == (number - 1) % 4
+    assert (sheet["finished"], sheet["winners"]) == (True, [1, 2])
+    assert sorted(response.json["state"]["standings"]["losers"]) == [0, 3]
+    refused = post_event(stranger, table_id, {"type": "deal", "dice": [1, 2]})
+    assert refused.status_code == 422 and "already finished" in refused.json["error"]
+    assert stranger.get("/api/tables").json[0]["finished"] is True
+    undone = stranger.post(f"/api/tables/{table_id}/undo", headers=PIN)
+    assert undone.json["sheet"]["finished"] is False and undone.json["sheet"]["totals"] == [2, 12, 10, 2]
+    rows = list(csv.reader(io.StringIO(stranger.get(f"/api/tables/{table_id}/export.csv").get_data(as_text=True))))
+    assert len(rows) == 1 + 5 + 1 and rows[-1][:6] == ["total", "", "2", "12", "10", "2"]
+
+
+def test_H8_a_101_match_of_three_hands(stranger):
+    created = stranger.post("/api/tables", json={"game": "okey101", "players": PLAYERS, "pin": "1234",
+                                                 "options": {"hands": 3}})
+    table_id = created.json["id"]
+
+    def hand(finisher, *sums, **extra):
+        players = [{"opened": opened, "sum": total} for opened, total in sums]
+        return {"type": "okey101_hand", "hand": {"finisher": finisher, "players": players, **extra}}
+
+    steps = [
+        {"type": "deal", "dice": [3, 4]},
+        {"type": "indicator", "tile": "R4"},
+        {"type": "penalty", "player": 1, "reason": "islek"},
+        hand(0, ("melds", 0), ("melds", 12), (None, 30), ("melds", 20)),
+        {"type": "indicator", "tile": "K2"},
+        {"type": "void_hand"},
+        {"type": "deal", "dice": [6, 6]},
+        {"type": "reroll", "die": 1},
+        {"type": "indicator", "tile": "Y13"},
+        hand(2, ("melds", 30), ("melds", 12), ("melds", 0), (None, 40)),
+        {"type": "indicator", "tile": "B9"},
+        hand(3, ("melds", 5), ("pairs", 10), ("melds", 7), ("melds", 0), finish="okey_discard"),
+    ]
+    for step in steps:
+        response = post_event(stranger, table_id, step)
+        assert response.status_code == 201, (step, response.json)
+    sheet = response.json["sheet"]
+    assert [row["entries"] for row in sheet["hands"]] == [[-101, 113, 202, 20], [30, 12, -101, 202], [10, 40, 14, -202]]
+    assert [row["dealer"] for row in sheet["hands"]] == [0, 1, 2]
+    assert sheet["totals"] == [-61, 165, 115, 20]
+    assert sheet["penalties"] == [{"hand": 1, "player": 1, "reason": "islek", "points": 101}]
+    assert (sheet["finished"], sheet["winners"]) == (True, [0])
+    assert response.json["state"]["voided"] == 1
+    assert any("okey" in line for line in sheet["hands"][2]["explain"])
+
+
+def test_every_event_type_can_be_undone(stranger, table_id):
+    events = [{"type": "deal", "dice": [5, 2]}, {"type": "reroll", "die": 4}, {"type": "indicator", "tile": "R4"},
+              {"type": "gosterme", "player": 0}, {"type": "rename", "player": 0, "name": "Ayla"},
+              {"type": "okey_hand", "hand": {"winner": 1, "tiles": MELDS, "discard": "Y8"}}]
+    sheets = [stranger.get(f"/api/tables/{table_id}/sheet").json]
+    states = [stranger.get(f"/api/tables/{table_id}").json]
+    for event in events:
+        response = post_event(stranger, table_id, event)
+        sheets.append(response.json["sheet"])
+        states.append(response.json["state"])
+    for expected_sheet, expected_state in zip(reversed(sheets[:-1]), reversed(states[:-1])):
+        response = stranger.post(f"/api/tables/{table_id}/undo", headers=PIN)
+        assert response.json["state"]["deal"] == expected_state["deal"]
+        assert response.json["state"]["players"] == expected_state["players"]
+        assert response.json["sheet"]["hands"] == expected_sheet["hands"]
