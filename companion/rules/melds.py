@@ -314,3 +314,68 @@ def _fit(
     spare_wilds = list(wild)
     laid = [pools[t.index].pop() if pools.get(t.index) else spare_wilds.pop() for t in targets]
     return make_meld("set" if kind == "set" else "run", targets, laid)
+
+
+@dataclass(frozen=True)
+class OpeningCheck:
+    """The verdict on a first lay-down (H4): each meld, the total, and whether it opens."""
+
+    verdicts: tuple[MeldVerdict, ...]
+    total: int
+    opens: bool
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "verdicts": [v.to_dict() for v in self.verdicts],
+            "total": self.total,
+            "opens": self.opens,
+            "reason": self.reason,
+        }
+
+
+def _laid_melds(melds: str | Sequence[TilesLike]) -> list[tuple[Tile, ...]]:
+    if isinstance(melds, str):
+        parts = [part for part in melds.split("|") if part.strip()]
+        return [tiles_like(part) for part in parts]
+    return [tiles_like(meld) for meld in melds]
+
+
+def check_laid_opening(
+    melds: str | Sequence[TilesLike], *, indicator: TileLike, options: Okey101Options | None = None
+) -> OpeningCheck:
+    """Judge a first lay-down in 101 (H4): melds worth ``opening_minimum`` or ``opening_pairs`` pairs.
+
+    Melds are separated by ``|`` and read in table order (see :func:`check_laid_meld`).
+
+    >>> check_laid_opening("R11 R12 R13 | K11 K12 K13 | B13 Y13 R13", indicator="B6").reason
+    'opens: melds worth 111 (at least 101, H4)'
+    >>> check_laid_opening("R3 R3 | K5 K5 | B8 B8 | Y11 Y11", indicator="B6").reason
+    'does not open: 4 pairs, 5 needed (H4)'
+    """
+    chosen = options or Okey101Options()
+    laid = _laid_melds(melds)
+    if not laid:
+        raise ImpossibleHandError(f"impossible opening {melds!r}: no melds given; separate melds with '|'")
+    check_tile_counts([t for meld in laid for t in meld])
+    verdicts = tuple(check_laid_meld(m, indicator=indicator, wrap_13_1=chosen.wrap_13_1) for m in laid)
+    total = sum(v.value for v in verdicts)
+    invalid = [v for v in verdicts if not v.valid]
+    pairs = [v for v in verdicts if v.meld is not None and v.meld.kind == "pair"]
+    if invalid:
+        return OpeningCheck(verdicts, total, False, f"does not open: {invalid[0].reason}")
+    if len(pairs) == len(verdicts):
+        if len(pairs) >= chosen.opening_pairs:
+            return OpeningCheck(verdicts, total, True, f"opens: {len(pairs)} pairs (at least {chosen.opening_pairs}, H4)")
+        return OpeningCheck(
+            verdicts, total, False, f"does not open: {len(pairs)} pairs, {chosen.opening_pairs} needed (H4)"
+        )
+    if pairs:
+        return OpeningCheck(
+            verdicts, total, False, "does not open: lay either melds or pairs, not both, in one opening (H4)"
+        )
+    if total >= chosen.opening_minimum:
+        return OpeningCheck(verdicts, total, True, f"opens: melds worth {total} (at least {chosen.opening_minimum}, H4)")
+    return OpeningCheck(
+        verdicts, total, False, f"does not open: melds worth {total}, {chosen.opening_minimum} needed (H4)"
+    )

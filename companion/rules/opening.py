@@ -91,7 +91,7 @@ def max_pairs(tiles: TilesLike, *, indicator: TileLike | None, okey_pair_of_okey
     return len(_pair_tiles(_rack(tiles), Wilds.from_indicator(indicator), okey_pair_of_okeys))
 
 
-def best_opening(tiles: TilesLike, *, indicator: TileLike, options: Okey101Options | None = None) -> Opening:
+def best_opening(tiles: TilesLike, *, indicator: TileLike | None, options: Okey101Options | None = None) -> Opening:
     """The most face value of disjoint melds in a rack (H4), and whether it opens.
 
     An okey counts as the tile it stands for, a false okey as the okey's face.  Also the pairs
