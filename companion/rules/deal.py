@@ -325,7 +325,7 @@ def _formal_steps(plan: DealPlan) -> tuple[Explanation, ...]:
     first, second = plan.rolls
     chosen = plan.stacks[plan.chosen_stack]
     in_front = [sum(1 for s in plan.stacks if s.owner == seat) for seat in range(plan.players)]
-    layout = ", ".join(f"{player(seat)} {in_front[seat]}" for seat in range(plan.players))
+    layout = ", ".join(f"{player(seat)}: {in_front[seat]}" for seat in range(plan.players))
     counted_on = (
         ""
         if chosen.owner == plan.dealer
@@ -336,7 +336,7 @@ def _formal_steps(plan: DealPlan) -> tuple[Explanation, ...]:
             "deal.stacks",
             {"dealer": plan.dealer, "stacks_in_front": in_front},
             f"{player(plan.dealer).capitalize()} deals. Shuffle face down and build {STACKS} stacks of "
-            f"{STACK_SIZE} ({layout} in front); the dealer holds the leftover tile.",
+            f"{STACK_SIZE}, in front of {layout}; the dealer holds the leftover tile.",
         ),
         Explanation(
             "deal.first_roll",
