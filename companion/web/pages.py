@@ -109,8 +109,8 @@ def new_table() -> Response:
             first_dealer=first_dealer, name=form_text("name") or None,
         )
     except ValueError as error:
-        context = _home_context(**_options_context(game, profile, options))
-        return render("home.html", status=422, error=str(error), form=request.form, **context)
+        context = _home_context(error=str(error), form=request.form, **_options_context(game, profile, options))
+        return render("home.html", status=422, **context)
     remember_pin(table_id)
     return redirect(url_for("table.show", table_id=table_id), 303)
 

@@ -15,13 +15,13 @@ from companion.rules.deal import STACKS, DealPlan
 from companion.rules.tiles import parse_tiles
 from companion.web.api import get_store
 from companion.web.views_base import form_int, form_text, html_blueprint, render
-from companion.web.views_table import SEAT_COLOURS, record, require_editor, seat_positions
+from companion.web.views_table import SEAT_COLOURS, TABLE_CENTRE, record, require_editor, seat_positions
 
 bp = html_blueprint("deal", __name__, url_prefix="/t")
 
-_FELT_CENTRE = 200.0
-_FELT_REACH = 78.0
-_SIDE = 200.0
+_FELT_REACH = 122.0
+_SIDE = 262.0
+STACK_DEPTH = 44.0
 
 
 def dice_rng() -> random.Random:
@@ -50,10 +50,10 @@ def stack_layout(plan: DealPlan) -> list[dict[str, Any]]:
     for seat in range(plan.players):
         own = [stack for stack in plan.stacks if stack.owner == seat]
         angle = math.radians(-90 + seat * 360 / plan.players)
-        edge_x = _FELT_CENTRE + _FELT_REACH * math.cos(angle)
-        edge_y = _FELT_CENTRE - _FELT_REACH * math.sin(angle)
+        edge_x = TABLE_CENTRE + _FELT_REACH * math.cos(angle)
+        edge_y = TABLE_CENTRE - _FELT_REACH * math.sin(angle)
         tangent = (-math.sin(angle), -math.cos(angle))
-        spacing = min(33.0, _SIDE / max(len(own), 1))
+        spacing = min(42.0, _SIDE / max(len(own), 1))
         for k, stack in enumerate(own):
             offset = (k - (len(own) - 1) / 2) * spacing
             layout.append({
@@ -61,6 +61,7 @@ def stack_layout(plan: DealPlan) -> list[dict[str, Any]]:
                 "y": edge_y + offset * tangent[1],
                 "rot": math.degrees(math.atan2(tangent[1], tangent[0])),
                 "w": spacing - 4,
+                "h": STACK_DEPTH,
                 "letter": stack.letter,
                 "chosen": stack.index == plan.chosen_stack,
                 "takers": takers.get(stack.index, []),

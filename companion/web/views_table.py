@@ -30,16 +30,23 @@ def actor() -> str:
     return f"web {request.remote_addr or ''}".strip()
 
 
-def seat_positions(players: int, *, cx: float = 200, cy: float = 200, r: float = 172) -> list[tuple[float, float]]:
-    """Screen positions of the seats round the table, counter-clockwise from seat 1 at the bottom.
+TABLE_CENTRE = 220.0
+SEAT_REACH = 195.0
 
-    >>> [(round(x), round(y)) for x, y in seat_positions(4)]
-    [(200, 372), (372, 200), (200, 28), (28, 200)]
+
+def seat_positions(players: int) -> list[dict[str, float | bool]]:
+    """Where each seat is drawn round the table, counter-clockwise from seat 1 at the bottom; seats at
+    the left and right edges get an upright (vertical) name box.
+
+    >>> [(round(p["x"]), round(p["y"]), p["vertical"]) for p in seat_positions(4)]
+    [(220, 415, False), (415, 220, True), (220, 25, False), (25, 220, True)]
     """
     points = []
     for seat in range(players):
         angle = math.radians(-90 + seat * 360 / players)
-        points.append((cx + r * math.cos(angle), cy - r * math.sin(angle)))
+        x = TABLE_CENTRE + SEAT_REACH * math.cos(angle)
+        y = TABLE_CENTRE - SEAT_REACH * math.sin(angle)
+        points.append({"x": x, "y": y, "vertical": abs(math.cos(angle)) > 0.9})
     return points
 
 
@@ -64,7 +71,7 @@ def running_totals(state: TableState) -> list[list[int]]:
     return history
 
 
-def chart(state: TableState, *, width: int = 640, height: int = 240, pad: int = 32) -> dict[str, Any]:
+def chart(state: TableState, *, width: int = 640, height: int = 200, pad: int = 24) -> dict[str, Any]:
     """An SVG line chart of the totals over the hands: one polyline per column."""
     history = running_totals(state)
     values = [value for point in history for value in point]

@@ -1,0 +1,74 @@
+"""A real server and a real browser for the end-to-end tests and ``scripts/screenshots.py``.
+
+The server is waitress on ``127.0.0.1`` and a free port, in a daemon thread, with its own data dir.
+The browser is Debian's Chromium driven by Playwright (no browser is ever downloaded).
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1366, "height": 900}
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def live_server(data_dir: Path) -> Iterator[str]:
+    """Serve the app from ``data_dir`` with waitress; yields the base URL."""
+    from waitress.server import create_server
+
+    from companion.web import create_app
+
+    app = create_app({"DATA_DIR": str(data_dir)})
+    server = create_server(app, host="127.0.0.1", port=free_port(), threads=8)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    url = f"http://127.0.0.1:{server.effective_port}"
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            urllib.request.urlopen(url + "/", timeout=2).read()
+            break
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+    try:
+        yield url
+    finally:
+        server.close()
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """A headless Chromium; yields the Playwright browser.
+
+    Playwright starts it on a fresh temporary profile directory and deletes it afterwards; each
+    ``browser.new_context()`` is a separate cookie jar (the scorekeeper's phone, a viewer's phone).
+    """
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()

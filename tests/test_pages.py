@@ -1,0 +1,481 @@
+"""The HTML pages through Flask's test client: every route, GET and POST, the PIN, CSRF, languages and
+the messages bad input gets.  Tests that check a rule are named after it (RULES.md)."""
+
+from __future__ import annotations
+
+import io
+import re
+from html import unescape
+from dataclasses import dataclass, field
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.store import TableStore
+from companion.web.i18n import compile_catalogues, lower_for, upper_for
+from companion.web.serve import lan_urls, parse_ip_addr_output, print_banner
+
+TOKEN = "test-token"
+PLAYERS = ["Ali", "Can", "Deniz", "Ece"]
+WIN_TILES = "R1 R2 R3 R5 B5 Y5 K5 B9 B10 B11 B12 K10 K11 K12"
+
+
+def _session(client: FlaskClient, *tables: str) -> None:
+    with client.session_transaction() as session:
+        session["csrf_token"] = TOKEN
+        session["pins"] = {table: True for table in tables}
+
+
+@pytest.fixture
+def okey_table(store: TableStore) -> str:
+    return store.create_table(game="okey", players=PLAYERS, pin="1234")
+
+
+@pytest.fixture
+def table101(store: TableStore) -> str:
+    return store.create_table(game="okey101", players=PLAYERS, pin="1234")
+
+
+@pytest.fixture
+def editor(client: FlaskClient, okey_table: str, table101: str) -> FlaskClient:
+    """A browser that entered both tables' PIN and holds a CSRF token."""
+    _session(client, okey_table, table101)
+    return client
+
+
+def post(client: FlaskClient, url: str, data: dict[str, str] | None = None, **kwargs: object):
+    return client.post(url, data={"csrf_token": TOKEN, **(data or {})}, **kwargs)
+
+
+def text(html: str) -> str:
+    """The page's words, tags removed, whitespace collapsed."""
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html)))
+
+
+# -- home and new table ----------------------------------------------------------------------------
+
+
+def test_home_shows_the_form_and_past_tables(client: FlaskClient, okey_table: str) -> None:
+    response = client.get("/")
+    assert response.status_code == 200
+    assert 'name="player0"' in response.text and 'name="pin"' in response.text
+    assert f"/t/{okey_table}" in response.text
+    assert "HX-Request" in response.headers["Vary"]
+
+
+def test_home_suggests_remembered_names(client: FlaskClient, okey_table: str) -> None:
+    assert '<option value="Deniz">' in client.get("/").text
+
+
+def test_every_option_is_editable_for_each_game(client: FlaskClient) -> None:
+    okey = client.get("/new/options?game=okey", headers={"HX-Request": "true"}).text
+    assert okey.lstrip().startswith('<fieldset id="options">')
+    assert 'name="opt_quick_deal"' in okey and 'name="opt_hands"' not in okey
+    game101 = client.get("/new/options?game=okey101&profile=no_doublings", headers={"HX-Request": "true"}).text
+    assert 'name="opt_hands"' in game101 and 'name="opt_okey_in_hand"' in game101
+    assert re.search(r'name="opt_multipliers" value="on"\s*>', game101), "the profile turns doublings off"
+
+
+def test_new_table_records_players_options_and_pin(client: FlaskClient, store: TableStore) -> None:
+    _session(client)
+    response = post(client, "/new", {
+        "game": "okey101", "player0": "Ayşe", "player1": "Bora", "player2": "Cem", "player3": "",
+        "pin": "0427", "profile": "reference", "opt_hands": "5", "opt_multipliers": "on", "first_dealer": "1",
+    })
+    assert response.status_code == 303
+    table_id = response.headers["Location"].rsplit("/", 1)[1]
+    state = store.get(table_id)
+    assert state.players == ("Ayşe", "Bora", "Cem")
+    assert state.options.hands == 5 and state.options.multipliers and not state.options.partners
+    assert state.dealer == 1
+    assert store.check_pin(table_id, "0427")
+    assert "Scorekeeper" in client.get(f"/t/{table_id}").text, "the creator keeps the score"
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"player0": "Ali", "player1": "", "pin": "1234"}, "at least two player names"),
+        ({"player0": "Ali", "player1": "ali", "pin": "1234"}, "same name"),
+        ({"player0": "Ali", "player1": "Can", "pin": "12a4"}, "exactly 4 digits"),
+        ({"player0": "Ali", "player1": "Can", "pin": "1234", "opt_start_points": "lots"}, "whole number"),
+        ({"player0": "Ali", "player1": "Can", "pin": "1234", "opt_partners": "on"}, "partners need 4 players"),
+    ],
+)
+def test_bad_new_table_input_is_explained_and_creates_nothing(
+    client: FlaskClient, store: TableStore, fields: dict[str, str], message: str
+) -> None:
+    _session(client)
+    response = post(client, "/new", {"game": "okey", "profile": "reference", **fields})
+    assert response.status_code == 422
+    assert message in text(response.text)
+    assert 'value="Ali"' in response.text, "what was typed is kept"
+    assert store.list_tables() == []
+
+
+def test_csrf_token_is_required_for_every_post(client: FlaskClient, store: TableStore, okey_table: str) -> None:
+    _session(client, okey_table)
+    without = client.post(f"/t/{okey_table}/gosterme", data={"player": "1"})
+    wrong = client.post(f"/t/{okey_table}/gosterme", data={"player": "1", "csrf_token": "forged"})
+    assert without.status_code == wrong.status_code == 400
+    assert "expired" in without.text
+    assert store.get(okey_table).deal.gosterme == ()
+    header = client.post(f"/t/{okey_table}/gosterme", data={"player": "1"}, headers={"X-CSRF-Token": TOKEN})
+    assert header.status_code == 303
+    assert store.get(okey_table).deal.gosterme == (1,)
+
+
+# -- the table page, viewers and the PIN -----------------------------------------------------------
+
+
+def test_viewer_sees_the_sheet_read_only_with_join_qr(client: FlaskClient, okey_table: str) -> None:
+    page = client.get(f"/t/{okey_table.lower()}")
+    assert page.status_code == 200
+    assert "read-only" in page.text and "Scorekeeper" not in page.text
+    assert f"http://localhost/t/{okey_table}" in page.text
+    assert "<svg" in page.text and 'name="pin"' in page.text
+
+
+def test_pin_entry_unlocks_editing(client: FlaskClient, okey_table: str) -> None:
+    _session(client)
+    client.application.config["SESSION_COOKIE_SECURE"] = False
+    wrong = post(client, f"/t/{okey_table}/pin", {"pin": "9999"})
+    assert wrong.status_code == 422 and "Wrong PIN" in wrong.text
+    assert post(client, f"/t/{okey_table}/pin", {"pin": "1234"}).status_code == 303
+    assert "Scorekeeper" in client.get(f"/t/{okey_table}").text
+
+
+@pytest.mark.parametrize("route", ["deal", "win", "hand"])
+def test_viewers_are_sent_to_the_pin_form(client: FlaskClient, okey_table: str, route: str) -> None:
+    response = client.get(f"/t/{okey_table}/{route}")
+    assert response.status_code == 303 and response.headers["Location"].endswith("#pin")
+
+
+def test_viewer_cannot_record(client: FlaskClient, store: TableStore, okey_table: str) -> None:
+    _session(client)
+    response = post(client, f"/t/{okey_table}/deal", {"die1": "5", "die2": "2"})
+    assert response.status_code == 303 and store.get(okey_table).deal.plan is None
+
+
+def test_unknown_table_is_a_404_page(client: FlaskClient) -> None:
+    response = client.get("/t/ZZZZZ")
+    assert response.status_code == 404 and "no table 'ZZZZZ'" in text(response.text)
+
+
+def test_version_poll_is_empty_until_something_changes(editor: FlaskClient, store: TableStore, okey_table: str) -> None:
+    version = store.version(okey_table)
+    htmx = {"HX-Request": "true"}
+    quiet = editor.get(f"/t/{okey_table}/version?since={version}", headers=htmx)
+    assert quiet.status_code == 204 and quiet.data == b""
+    store.record(okey_table, {"type": "gosterme", "player": 2})
+    changed = editor.get(f"/t/{okey_table}/version?since={version}", headers=htmx)
+    assert changed.status_code == 200
+    assert f"since={version + 1}" in changed.text, "the new poller carries the new version"
+    assert 'id="live" hx-swap-oob="true"' in changed.text and "Gösterme: Deniz" in text(changed.text)
+    assert editor.get(f"/t/{okey_table}/version").text == str(version + 1)
+
+
+def test_print_view_and_big_screen(client: FlaskClient, okey_table: str) -> None:
+    assert "Score sheet" in client.get(f"/t/{okey_table}/sheet").text
+    assert 'class="tv"' in client.get(f"/t/{okey_table}?tv=1").text
+
+
+# -- the deal assistant (O2, O3) -------------------------------------------------------------------
+
+
+def test_O2_deal_assistant_walks_the_seed_example(editor: FlaskClient, okey_table: str) -> None:
+    assert "Roll for me" in editor.get(f"/t/{okey_table}/deal").text
+    assert post(editor, f"/t/{okey_table}/deal", {"die1": "5", "die2": "2"}).status_code == 303
+    page = editor.get(f"/t/{okey_table}/deal")
+    words = text(page.text)
+    assert page.text.count('<rect class="stack"') == 20 and page.text.count('<rect class="stack chosen"') == 1
+    assert "tile number 2 from the bottom" in words
+    assert "Can takes stack a." in words and "Deniz takes the top 4 of stack j." in words
+    assert "Ece takes the last 1 of stack j." in words and "Ali takes the top 2 of stack l." in words
+
+
+def test_O2_app_rolls_the_dice(editor: FlaskClient, store: TableStore, okey_table: str) -> None:
+    assert post(editor, f"/t/{okey_table}/deal", {"roll": "1"}).status_code == 303
+    deal = store.get(okey_table).deal
+    assert deal.rolled and deal.dice is not None and all(1 <= die <= 6 for die in deal.dice)
+    assert "rolled by the app" in editor.get(f"/t/{okey_table}/deal").text
+
+
+def test_O2_bad_dice_are_explained(editor: FlaskClient, store: TableStore, okey_table: str) -> None:
+    response = post(editor, f"/t/{okey_table}/deal", {"die1": "7", "die2": "2"})
+    assert response.status_code == 422 and "The first die must be a whole number from 1 to 6" in text(response.text)
+    assert store.get(okey_table).deal.plan is None
+
+
+def test_O2_3_false_okey_reroll(editor: FlaskClient, app: Flask, store: TableStore, okey_table: str) -> None:
+    post(editor, f"/t/{okey_table}/deal", {"die1": "5", "die2": "2"})
+    assert post(editor, f"/t/{okey_table}/deal/reroll", {"die": "6"}).status_code == 303
+    assert store.get(okey_table).deal.plan.indicator_from_bottom == 6
+    app.extensions["dice"] = type("Loaded", (), {"randint": staticmethod(lambda low, high: 3)})()
+    post(editor, f"/t/{okey_table}/deal/reroll", {"roll": "1"})
+    assert store.get(okey_table).deal.plan.indicator_from_bottom == 3
+
+
+def test_O2_6_quick_deal(editor: FlaskClient, store: TableStore) -> None:
+    table = store.create_table(game="okey", players=PLAYERS, pin="1234", options={"quick_deal": True})
+    _session(editor, table)
+    assert "Quick deal" in editor.get(f"/t/{table}/deal").text
+    post(editor, f"/t/{table}/deal", {"quick": "1"})
+    assert "Quick deal: everybody takes 14 tiles" in text(editor.get(f"/t/{table}/deal").text)
+
+
+def test_O3_indicator_gives_okey_and_false_okey(editor: FlaskClient, okey_table: str) -> None:
+    post(editor, f"/t/{okey_table}/deal", {"die1": "5", "die2": "2"})
+    assert post(editor, f"/t/{okey_table}/deal/indicator", {"indicator": "k13"}).status_code == 303
+    page = editor.get(f"/t/{okey_table}").text
+    assert 'class="tile K big" title="K13"' in page and 'class="tile K big" title="K1"' in page
+
+
+@pytest.mark.parametrize(("typed", "message"), [("F", "always a numbered tile"), ("R4 R5", "exactly one tile"),
+                                                 ("Q4", "unknown colour")])
+def test_O3_bad_indicator_is_explained(editor: FlaskClient, store: TableStore, okey_table: str,
+                                       typed: str, message: str) -> None:
+    response = post(editor, f"/t/{okey_table}/deal/indicator", {"indicator": typed})
+    assert response.status_code == 422 and message in text(response.text)
+    assert store.get(okey_table).deal.indicator is None
+
+
+# -- Okey hands (O5, O6) ---------------------------------------------------------------------------
+
+
+def _indicator(client: FlaskClient, table: str, tile: str = "R4") -> None:
+    post(client, f"/t/{table}/deal/indicator", {"indicator": tile})
+
+
+def test_O5_win_check_finds_the_arrangement_and_the_okey_discard(editor: FlaskClient, okey_table: str) -> None:
+    _indicator(editor, okey_table)
+    assert "tiles" in editor.get(f"/t/{okey_table}/win").text
+    response = post(editor, f"/t/{okey_table}/win/check", {"winner": "0", "tiles": WIN_TILES, "discard": "r5"},
+                    headers={"HX-Request": "true"})
+    assert response.status_code == 200 and response.text.lstrip().startswith('<section id="verdict"')
+    words = text(response.text)
+    assert "Valid win" in words and "okey discarded: double" in words
+    assert response.text.count('<span class="tiles">') == 4
+
+
+def test_O5_wrong_declaration_costs_the_declarer(editor: FlaskClient, store: TableStore, okey_table: str) -> None:
+    _indicator(editor, okey_table)
+    tiles = "R1 R2 R9 B5 Y5 K5 B9 B10 B11 B12 K10 K11 K12 Y1"
+    check = post(editor, f"/t/{okey_table}/win/check", {"winner": "1", "tiles": tiles, "discard": "Y2"},
+                 headers={"HX-Request": "true"})
+    assert "Not a winning hand" in check.text
+    post(editor, f"/t/{okey_table}/win", {"winner": "1", "tiles": tiles, "discard": "Y2"})
+    assert store.get(okey_table).hands[0].entries == (0, -4, 0, 0)
+
+
+def test_O6_win_updates_the_sheet_and_moves_the_deal(editor: FlaskClient, store: TableStore, okey_table: str) -> None:
+    _indicator(editor, okey_table)
+    assert post(editor, f"/t/{okey_table}/win", {"winner": "0", "tiles": WIN_TILES, "discard": "R5"}).status_code == 303
+    state = store.get(okey_table)
+    assert state.hands[0].entries == (0, -4, -4, -4) and state.dealer == 1
+    page = text(editor.get(f"/t/{okey_table}").text)
+    assert "Total 20 16 16 16" in page and "Can deals" in page
+
+
+@pytest.mark.parametrize(("fields", "message"), [
+    ({"winner": "0", "tiles": "R1 R2", "discard": "R5"}, "Enter the 14 tiles the winner shows (you entered 2)"),
+    ({"winner": "9", "tiles": WIN_TILES, "discard": "R5"}, "The winner must be a whole number from 0 to 3"),
+    ({"winner": "0", "tiles": WIN_TILES, "discard": ""}, "Enter the one tile the winner discarded last"),
+    ({"winner": "0", "tiles": WIN_TILES.replace("K12", "X12"), "discard": "R5"}, "invalid tile 'X12'"),
+])
+def test_O5_bad_win_input_is_explained(editor: FlaskClient, store: TableStore, okey_table: str,
+                                       fields: dict[str, str], message: str) -> None:
+    _indicator(editor, okey_table)
+    response = post(editor, f"/t/{okey_table}/win", fields)
+    assert response.status_code == 422 and message in text(response.text)
+    assert store.get(okey_table).hands == ()
+
+
+def test_O6_gosterme_and_stock_exhausted(editor: FlaskClient, store: TableStore, okey_table: str) -> None:
+    _indicator(editor, okey_table)
+    post(editor, f"/t/{okey_table}/gosterme", {"player": "2"})
+    post(editor, f"/t/{okey_table}/win", {"stock_exhausted": "1"})
+    assert store.get(okey_table).hands[0].entries == (-1, -1, 0, -1)
+
+
+def test_O6_gosterme_bad_seat(editor: FlaskClient, okey_table: str) -> None:
+    response = post(editor, f"/t/{okey_table}/gosterme", {"player": "x"})
+    assert response.status_code == 422 and "The player must be a whole number" in response.text
+
+
+# -- Okey 101 (H4, H6, H7) -------------------------------------------------------------------------
+
+HAND_101 = {
+    "finisher": "0", "finish": "normal",
+    "opened0": "melds", "rack0": "",
+    "opened1": "melds", "rack1": "R5 K7",
+    "opened2": "none", "rack2": "B1",
+    "opened3": "pairs", "rack3": "Y3 Y9",
+}
+
+
+def test_H6_hand_preview_shows_sums_and_reasons(editor: FlaskClient, table101: str) -> None:
+    _indicator(editor, table101)
+    response = post(editor, f"/t/{table101}/hand/check", HAND_101, headers={"HX-Request": "true"})
+    words = text(response.text)
+    assert "Ali 0 -101 -101" in words and "Can 108 108 108" in words and "Deniz 1 202 202" in words
+    assert "Ece 12 24 24" in words
+
+
+def test_H6_hand_recorded_with_typed_sum(editor: FlaskClient, store: TableStore, table101: str) -> None:
+    _indicator(editor, table101)
+    fields = {**HAND_101, "rack1": "", "sum1": "7", "okeys1": "1"}
+    assert post(editor, f"/t/{table101}/hand", fields).status_code == 303
+    state = store.get(table101)
+    assert state.hands[0].entries == (-101, 108, 202, 24)
+    page = text(editor.get(f"/t/{table101}").text)
+    assert "Total -101 108 202 24" in page
+
+
+def test_H7_penalty_ledger(editor: FlaskClient, store: TableStore, table101: str) -> None:
+    _indicator(editor, table101)
+    assert post(editor, f"/t/{table101}/penalty", {"player": "2", "reason": "islek"}).status_code == 303
+    post(editor, f"/t/{table101}/hand", HAND_101)
+    page = text(editor.get(f"/t/{table101}").text)
+    assert "Penalty ledger" in page and "discarded a tile that fits a meld" in page
+    assert store.get(table101).hands[0].entries[2] == 303
+
+
+def test_H4_void_hand(editor: FlaskClient, store: TableStore, table101: str) -> None:
+    post(editor, f"/t/{table101}/hand", {"void": "1"})
+    assert store.get(table101).voided == 1
+
+
+def test_H6_bad_hand_input(editor: FlaskClient, store: TableStore, table101: str) -> None:
+    response = post(editor, f"/t/{table101}/hand", HAND_101)
+    assert response.status_code == 422 and "Enter the indicator first" in text(response.text)
+    _indicator(editor, table101)
+    response = post(editor, f"/t/{table101}/hand", {**HAND_101, "opened1": "maybe"})
+    assert response.status_code == 422 and "Choose how Can opened" in response.text
+    assert store.get(table101).hands == ()
+
+
+@pytest.mark.parametrize(("melds", "verdict"), [
+    ("R10 R11 R12 R13\nK13 Y13 B13\nB9 B10 B11", "Opens. Total 115 ≥ 101"),
+    ("R10 R11 R12 | K5 Y5 B5", "Does not open: total 48, at least 101 needed (H4)"),
+    ("R10 R11 R12\nK5 K5 B5", "a meld is illegal"),
+    ("R1 R1\nB2 B2\nK3 K3\nY4 Y4\nR9 R9", "Opens. 5 pairs"),
+])
+def test_H4_opening_checker(editor: FlaskClient, table101: str, melds: str, verdict: str) -> None:
+    _indicator(editor, table101, "Y7")
+    response = post(editor, f"/t/{table101}/opening", {"melds": melds}, headers={"HX-Request": "true"})
+    assert verdict in text(response.text)
+
+
+def test_H4_opening_checker_needs_an_indicator(client: FlaskClient, table101: str) -> None:
+    _session(client)
+    assert "indicator" in client.get(f"/t/{table101}/opening").text
+    response = post(client, f"/t/{table101}/opening", {"melds": "R1 R2 R3", "indicator": "B2"})
+    assert "Does not open: total 6" in text(response.text)
+
+
+# -- history, undo, redo ---------------------------------------------------------------------------
+
+
+def test_undo_redo_and_history(editor: FlaskClient, store: TableStore, okey_table: str) -> None:
+    assert post(editor, f"/t/{okey_table}/undo").status_code == 409
+    post(editor, f"/t/{okey_table}/gosterme", {"player": "3"})
+    assert post(editor, f"/t/{okey_table}/undo").status_code == 303
+    assert store.get(okey_table).deal.gosterme == ()
+    assert post(editor, f"/t/{okey_table}/redo").status_code == 303
+    assert store.get(okey_table).deal.gosterme == (3,)
+    post(editor, f"/t/{okey_table}/undo")
+    history = text(editor.get(f"/t/{okey_table}/history").text)
+    assert "gösterme undone" in history and "redo" in history and "undo" in history
+
+
+# -- photos ----------------------------------------------------------------------------------------
+
+
+@dataclass
+class FakeTile:
+    tile: str
+    box: tuple[int, int, int, int]
+    confidence: float
+    low_confidence: bool
+
+
+@dataclass
+class FakeRecognition:
+    tiles: list[FakeTile]
+    warnings: list[str] = field(default_factory=list)
+    width: int = 400
+    height: int = 300
+
+
+class FakeRecognizer:
+    def recognize(self, data: bytes) -> FakeRecognition:
+        if data != b"photo":
+            raise ValueError("not an image: upload a JPEG or PNG photo")
+        return FakeRecognition([FakeTile("R7", (10, 10, 50, 70), 0.98, False),
+                                FakeTile("K13", (60, 10, 100, 70), 0.41, True)], ["tiles overlap"])
+
+
+def test_photo_boxes_and_unsure_tiles(editor: FlaskClient, app: Flask, okey_table: str) -> None:
+    app.extensions["recognizer"] = FakeRecognizer()
+    response = post(editor, f"/t/{okey_table}/photo",
+                    {"picker": "picker-tiles", "photo": (io.BytesIO(b"photo"), "rack.jpg", "image/jpeg")},
+                    content_type="multipart/form-data")
+    assert response.status_code == 200
+    assert response.text.count('class="box') == 2 and 'class="box low"' in response.text
+    assert 'data-picker="picker-tiles"' in response.text and "data:image/jpeg;base64," in response.text
+    assert "tiles overlap" in response.text and "data-rec-fix" in response.text
+
+
+def test_photo_errors_are_explained(editor: FlaskClient, app: Flask, okey_table: str) -> None:
+    app.extensions["recognizer"] = FakeRecognizer()
+    url = f"/t/{okey_table}/photo"
+    bad = post(editor, url, {"photo": (io.BytesIO(b"junk"), "x.jpg", "image/jpeg")}, content_type="multipart/form-data")
+    assert bad.status_code == 422 and "not an image" in bad.text
+    assert "Choose or take a photo first" in post(editor, url).text
+
+
+# -- languages, casing, serve ----------------------------------------------------------------------
+
+
+def test_language_from_accept_language_and_cookie(client: FlaskClient, okey_table: str) -> None:
+    assert '<html lang="tr">' in client.get("/", headers={"Accept-Language": "tr-TR,tr;q=0.9"}).text
+    switched = client.get("/lang?lang=ru&next=/t/" + okey_table)
+    assert switched.status_code == 303 and switched.headers["Location"] == f"/t/{okey_table}"
+    assert '<html lang="ru">' in client.get("/", headers={"Accept-Language": "tr"}).text
+    assert client.get("/lang?lang=ru&next=https://evil.example/").headers["Location"] == "/"
+
+
+def test_every_language_translates_the_home_page(client: FlaskClient) -> None:
+    english = text(client.get("/", headers={"Accept-Language": "en"}).text)
+    for lang in ("tr", "ru", "th"):
+        client.set_cookie("lang", lang)
+        translated = text(client.get("/").text)
+        assert "New table" not in translated and "Past tables" not in translated, lang
+        assert translated != english
+
+
+def test_turkish_casing() -> None:
+    assert upper_for("tr", "istaka ılık") == "İSTAKA ILIK"
+    assert upper_for("en", "istaka") == "ISTAKA"
+    assert lower_for("tr", "İSTANBUL IŞIK") == "istanbul ışık"
+
+
+def test_catalogues_compile_once(tmp_path) -> None:
+    from companion.web.i18n import CATALOGUES
+
+    target = compile_catalogues(CATALOGUES, tmp_path)
+    compiled = sorted(path.relative_to(target).as_posix() for path in target.rglob("*.mo"))
+    assert compiled == [f"{lang}/LC_MESSAGES/messages.mo" for lang in ("ru", "th", "tr")]
+    stamp = (target / "tr/LC_MESSAGES/messages.mo").stat().st_mtime_ns
+    compile_catalogues(CATALOGUES, tmp_path)
+    assert (target / "tr/LC_MESSAGES/messages.mo").stat().st_mtime_ns == stamp
+
+
+def test_serve_banner_and_lan_addresses() -> None:
+    output = "1: lo    inet 127.0.0.1/8 scope host lo\n3: wlan0    inet 10.0.0.7/24 brd 10.0.0.255 scope global wlan0\n"
+    assert parse_ip_addr_output(output) == ["10.0.0.7"]
+    out = io.StringIO()
+    print_banner(lan_urls(["10.0.0.7"], 8000), out)
+    assert "http://10.0.0.7:8000/" in out.getvalue() and "█" in out.getvalue() or "▀" in out.getvalue()
