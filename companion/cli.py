@@ -200,7 +200,9 @@ def render_check(result: Mapping[str, Any]) -> str:
         lines = [f"winning discards: {' '.join(discards)}"]
         for detail in result.get("details", []):
             okey = "  (okey discard: double win)" if detail.get("okey_discard") else ""
-            lines.append(f"  discard {detail['tile']}: {detail.get('kind')}: {_melds_text(detail.get('melds', []))}{okey}")
+            win = detail["win"]
+            kind = "seven pairs" if win["kind"] == "pairs" else "melds"
+            lines.append(f"  discard {detail['tile']}: {kind}: {_melds_text(win['melds'])}{okey}")
         return "\n".join(lines)
     if not result["winning"]:
         return "not winning: " + result.get("reason", "the 14 tiles do not split into melds or seven pairs")

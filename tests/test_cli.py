@@ -1,0 +1,125 @@
+"""The command line and the batch interface: right answers, clear errors, never a traceback."""
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from companion.cli import answer, main, run_batch
+
+WIN_14 = "R1 R2 R3 B7 Y7 K7 K9 K10 K11 K12 B1 Y1 K1 R1"
+
+
+def run_cli(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def batch(*requests):
+    stdin = io.StringIO("\n".join(r if isinstance(r, str) else json.dumps(r) for r in requests) + "\n")
+    stdout = io.StringIO()
+    assert run_batch(stdin, stdout) == 0
+    return [json.loads(line) for line in stdout.getvalue().splitlines()]
+
+
+def test_O5_check_a_winning_hand(capsys):
+    status, out, _ = run_cli(capsys, "check", "--indicator", "R4", *"R1 R2 R3 B7 Y7 K7 K9 K10 K11 K12 B5 Y5 R5 F".split())
+    assert status == 0
+    assert out.startswith("winning")
+
+
+def test_O5_check_json_shape(capsys):
+    status, out, _ = run_cli(capsys, "check", "--json", "--indicator", "R4", *"R1 R2 R3 B7 Y7 K7 K9 K10 K11 K12 B5 Y5 R5 F".split())
+    result = json.loads(out)
+    assert status == 0 and result["winning"] is True and result["kind"] == "melds"
+    assert sorted(len(m) for m in result["melds"]) == [3, 3, 4, 4]
+
+
+def test_O5_fifteen_tiles_list_the_winning_discards(capsys):
+    status, out, _ = run_cli(capsys, "check", "--json", "--indicator", "R4", *"R1 R2 R3 B7 Y7 K7 K9 K10 K11 K12 B5 Y5 R5 F Y13".split())
+    assert status == 0
+    assert json.loads(out)["winning_discards"] == ["Y13"]
+
+
+def test_H4_opening_command(capsys):
+    rack = "R10 R11 R12 R13 K13 Y13 B13 K10 Y10 B10 B1 B2 B3 K4 Y6 Y8 R2 R2 K1 B9 Y11"
+    status, out, _ = run_cli(capsys, "opening", "--json", "--indicator", "B6", *rack.split())
+    result = json.loads(out)
+    assert status == 0 and result["opens"] is True and result["value"] >= 101
+
+
+def test_O2_deal_command_reproduces_the_seed(capsys):
+    status, out, _ = run_cli(capsys, "deal", "--json", "--players", "4", "--dealer", "1", "--dice", "5", "2")
+    assert status == 0
+    plan = json.loads(out)
+    assert plan["rolls"] == [5, 2]
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["check", "--indicator", "R4", "R1", "R2", "X9"], "'X9'"),
+        (["check", "--indicator", "R4", "R1", "R2", "R3"], "14"),
+        (["check", "--indicator", "F", *WIN_14.split()], "numbered tile"),
+        (["opening", "--indicator", "R4", "-o", "hands=4", "R1"], "hands"),
+        (["deal", "--dealer", "5"], "--dealer 5"),
+        (["deal", "--dice", "7", "2"], "7"),
+        (["score", "--game", "okey", "--hand", "/nonexistent/hand.json"], "cannot read hand file"),
+        (["options", "--game", "chess"], "unknown game 'chess'"),
+    ],
+)
+def test_bad_input_is_a_clear_error_with_status_2(capsys, argv, fragment):
+    status, out, err = run_cli(capsys, *argv)
+    assert status == 2
+    assert fragment in err
+    assert "Traceback" not in err and out == ""
+
+
+def test_score_reads_a_hand_file(capsys, tmp_path):
+    hand = tmp_path / "hand.json"
+    hand.write_text(json.dumps({"players": 4, "indicator": "R4", "winner": 0,
+                                "tiles": "R1 R2 R3 B7 Y7 K7 K9 K10 K11 K12 B5 Y5 R5 F", "discard": "Y13"}))
+    status, out, _ = run_cli(capsys, "score", "--game", "okey", "--hand", str(hand), "--json")
+    assert status == 0
+    assert json.loads(out)["deltas"] == [0, -2, -2, -2]
+
+
+def test_batch_answers_in_order_and_survives_bad_requests():
+    answers = batch(
+        {"op": "check", "game": "okey", "indicator": "R4", "tiles": "R1 R2 R3 B7 Y7 K7 K9 K10 K11 K12 B5 Y5 R5 F"},
+        "this is not json",
+        {"op": "fly"},
+        [1, 2],
+        {"op": "check", "game": "okey", "indicator": "R4", "tiles": "R1 R2 Z3"},
+        {"op": "meld", "game": "okey101", "indicator": "R4", "tiles": "R12 R13 F"},
+        {"op": "score", "game": "okey", "hand": {"players": 4, "indicator": "R4", "winner": None, "gosterme": [2]}},
+        {"op": "check", "game": "okey"},
+        {"op": "recognize", "image": "/nonexistent.jpg"},
+    )
+    assert answers[0]["winning"] is True
+    assert "invalid JSON" in answers[1]["error"]
+    assert "unknown op 'fly'" in answers[2]["error"]
+    assert "JSON object" in answers[3]["error"]
+    assert "'Z3'" in answers[4]["error"]
+    assert answers[5]["valid"] is False
+    assert answers[6]["deltas"] == [-1, -1, 0, -1]
+    assert "missing field 'tiles'" in answers[7]["error"]
+    assert "no such image file" in answers[8]["error"]
+
+
+def test_batch_score_okey101():
+    result = answer({"op": "score", "game": "okey101", "hand": {
+        "indicator": "R4", "finisher": 0, "finish": "normal", "elden": False,
+        "players": [{"opened": "melds", "rack": ""}, {"opened": "melds", "rack": "R3 K7"},
+                    {"opened": None, "rack": "B1 B2"}, {"opened": "melds", "rack": "R6"}],
+        "penalties": [{"player": 3, "reason": "islek"}]}})
+    assert result["scores"] == [-101, 10, 202, 107]
+
+
+def test_console_script_runs_as_a_module():
+    done = subprocess.run([sys.executable, "-m", "companion", "options", "--json"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0
+    assert json.loads(done.stdout)["game"] == "okey"
