@@ -175,10 +175,9 @@ def _now(timespec: str = "seconds") -> str:
     return datetime.now(timezone.utc).isoformat(timespec=timespec)
 
 
-def _check_pin_format(pin: object) -> str:
+def _check_pin_format(pin: object) -> None:
     if not isinstance(pin, str) or len(pin) != 4 or not pin.isascii() or not pin.isdigit():
         raise InvalidTableError(f"invalid pin {pin!r}: the PIN must be exactly 4 digits, as a string such as '0427'")
-    return pin
 
 
 def hash_pin(pin: str, *, salt: bytes | None = None, iterations: int = PIN_ITERATIONS) -> str:
@@ -266,6 +265,7 @@ class TableStore:
     ) -> str:
         """Create a table and return its id (a short code such as ``K7P2Q``)."""
         _check_pin_format(pin)
+        pin_hash = hash_pin(pin)
         now = _now()
         meta = new_meta("", game=game, players=players, options=options, profile=profile,
                         first_dealer=first_dealer, name=name, created_at=now)
@@ -278,7 +278,7 @@ class TableStore:
                 " created_at, updated_at, version, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
                 (table_id, meta.name, meta.game, json.dumps(list(meta.players)),
                  json.dumps(options_to_dict(meta.options)), meta.profile, meta.first_dealer,
-                 hash_pin(pin), now, now, json.dumps(_summary(state))),
+                 pin_hash, now, now, json.dumps(_summary(state))),
             )
             self._remember_names(con, meta.players)
         return table_id
@@ -289,8 +289,11 @@ class TableStore:
             if con.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone() is None:
                 return table_id
 
-    def _meta_row(self, con: sqlite3.Connection, table_id: str) -> sqlite3.Row:
-        row = con.execute("SELECT * FROM tables WHERE id = ?", (normalise_table_id(table_id),)).fetchone()
+    @staticmethod
+    def _meta_row(con: sqlite3.Connection, table_id: str, columns: str = "*") -> sqlite3.Row:
+        row: sqlite3.Row | None = con.execute(
+            f"SELECT {columns} FROM tables WHERE id = ?", (normalise_table_id(table_id),)
+        ).fetchone()
         if row is None:
             raise TableNotFound(f"no table {table_id!r}: check the code on the table's screen")
         return row
@@ -326,25 +329,16 @@ class TableStore:
 
     def version(self, table_id: str) -> int:
         """How many events the table's log holds: changes whenever anything is recorded (cheap, for polling)."""
-        row = self._con.execute(
-            "SELECT version FROM tables WHERE id = ?", (normalise_table_id(table_id),)
-        ).fetchone()
-        if row is None:
-            raise TableNotFound(f"no table {table_id!r}: check the code on the table's screen")
-        return int(row["version"])
+        return int(self._meta_row(self._con, table_id, "version")["version"])
 
     def check_pin(self, table_id: str, pin: str) -> bool:
         """Whether ``pin`` is the table's PIN (False for anything that is not 4 digits)."""
-        row = self._con.execute(
-            "SELECT pin_hash FROM tables WHERE id = ?", (normalise_table_id(table_id),)
-        ).fetchone()
-        if row is None:
-            raise TableNotFound(f"no table {table_id!r}: check the code on the table's screen")
+        stored = self._meta_row(self._con, table_id, "pin_hash")["pin_hash"]
         try:
             _check_pin_format(pin)
         except InvalidTableError:
             return False
-        return _pin_matches(pin, row["pin_hash"])
+        return _pin_matches(pin, stored)
 
     def events(self, table_id: str) -> list[EventRecord]:
         """The audit log: every event ever recorded, undo and redo included, oldest first."""
@@ -434,7 +428,9 @@ class TableStore:
             else:
                 target = self._redo_target(con, row["id"])
                 if target is None:
-                    raise NothingToRedo(f"nothing to redo at table {row['id']!r}: nothing was undone since the last change")
+                    raise NothingToRedo(
+                        f"nothing to redo at table {row['id']!r}: nothing was undone since the last change"
+                    )
                 con.execute("UPDATE events SET undone_by = NULL WHERE table_id = ? AND seq = ?", (row["id"], target))
             state = replay(self._meta(row), self._effective(con, row["id"]), version=row["version"] + 1)
             self._append(con, row["id"], kind, {"type": kind, "target": target}, actor, client_id, state)
@@ -484,9 +480,10 @@ class TableStore:
 def _client_id(value: object) -> str | None:
     if value is None:
         return None
-    if not isinstance(value, (str, int)) or isinstance(value, bool) or not str(value) or len(str(value)) > MAX_CLIENT_ID:
+    text = str(value)
+    if not isinstance(value, (str, int)) or isinstance(value, bool) or not text or len(text) > MAX_CLIENT_ID:
         raise InvalidEventError(f"invalid event id {value!r}: use a string of 1-{MAX_CLIENT_ID} characters")
-    return str(value)
+    return text
 
 
 def _summary(state: TableState) -> dict[str, Any]:

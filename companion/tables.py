@@ -22,7 +22,14 @@ from typing import Any, Union, cast
 
 from companion.rules.deal import DealPlan, next_dealer, plan_deal, reroll_indicator, roll_deal
 from companion.rules.explain import texts
-from companion.rules.options import GameOptions, Okey101Options, OkeyOptions, normalise_game, options_for, options_to_dict
+from companion.rules.options import (
+    GameOptions,
+    Okey101Options,
+    OkeyOptions,
+    normalise_game,
+    options_for,
+    options_to_dict,
+)
 from companion.rules.match import Okey101Standings, OkeyStandings, okey101_standings, okey_standings
 from companion.rules.scoring import (
     PENALTY_REASONS,
@@ -310,16 +317,13 @@ def _int_field(event: Mapping[str, Any], name: str, low: int, high: int, what: s
     value = _field(event, name)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise InvalidEventError(f"invalid {name} {value!r} in {event['type']} event: {what}")
-    return value
+    return int(value)
 
 
 def prepare_event(state: TableState, event: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
     """The event as it will be recorded: server-side dice rolled now (so replays are deterministic)."""
-    kind = _field(event, "type")
-    if kind not in EVENT_TYPES:
-        raise InvalidEventError(f"unknown event type {kind!r}; use one of: {', '.join(EVENT_TYPES)}")
     prepared = dict(event)
-    if kind == "deal" and prepared.pop("roll", False) and "dice" not in prepared:
+    if prepared.get("type") == "deal" and prepared.pop("roll", False) and "dice" not in prepared:
         plan = roll_deal(players=len(state.players), dealer=state.dealer, rng=rng, game=state.game,
                          options=state.options)
         if plan.rolls:
@@ -357,13 +361,8 @@ class _Reducer:
             raise InvalidEventError(f"unknown event type {kind!r}; use one of: {', '.join(EVENT_TYPES)}")
         getattr(self, f"on_{kind}")(event)
 
-    def _seat(self, event: Mapping[str, Any], name: str = "player") -> int:
-        value = _field(event, name)
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < self.seats:
-            raise InvalidEventError(
-                f"invalid {name} {value!r} in {event['type']} event: seats are 0-{self.seats - 1}"
-            )
-        return value
+    def _seat(self, event: Mapping[str, Any]) -> int:
+        return _int_field(event, "player", 0, self.seats - 1, f"seats are 0-{self.seats - 1}")
 
     def _only(self, game: str, event: Mapping[str, Any]) -> None:
         if self.meta.game != game:
@@ -404,7 +403,7 @@ class _Reducer:
     def on_indicator(self, event: Mapping[str, Any]) -> None:
         self._playing(event)
         tile = tile_like(_field(event, "tile"))
-        okey_for(tile)
+        okey_for(tile)  # refuses a false okey: it is put back and the die rolled again (O2.3)
         self.deal = replace(self.deal, indicator=tile)
 
     def on_gosterme(self, event: Mapping[str, Any]) -> None:
@@ -452,11 +451,13 @@ class _Reducer:
             record["indicator"] = self.deal.indicator.code
         return record
 
-    def _add_hand(self, score: OkeyHandScore | Okey101HandScore, entries: Sequence[int], *, hand_over: bool = True) -> None:
+    def _add_hand(
+        self, score: OkeyHandScore | Okey101HandScore, entries: Sequence[int], *, hand_over: bool = True
+    ) -> None:
         self.scores.append(score)
         self.standings = self._standings()
-        row = HandRow(len(self.hands) + 1, self.dealer, tuple(entries), tuple(texts(score.explain)), score.to_dict())
-        self.hands.append(row)
+        explain = tuple(texts(score.explain))
+        self.hands.append(HandRow(len(self.hands) + 1, self.dealer, tuple(entries), explain, score.to_dict()))
         if hand_over:
             self.dealer = next_dealer(self.dealer, self.seats)
             self.deal = Deal(self.dealer)
@@ -468,10 +469,10 @@ class _Reducer:
         hand.setdefault("players", self.seats)
         given = _list_field(hand, "gosterme")
         hand["gosterme"] = [*self.deal.gosterme, *(seat for seat in given if seat not in self.deal.gosterme)]
-        score = score_okey_hand(hand, self.meta.options)
+        score = score_okey_hand(hand, cast(OkeyOptions, self.meta.options))
         if not score.valid:
             # A wrong declaration costs the declarer and play goes on (O5): same deal, gösterme still pending.
-            score = score_okey_hand({**hand, "gosterme": given}, self.meta.options)
+            score = score_okey_hand({**hand, "gosterme": given}, cast(OkeyOptions, self.meta.options))
         entries = score.team_deltas if score.team_deltas is not None else score.deltas
         self._add_hand(score, entries, hand_over=score.valid)
 
@@ -481,7 +482,7 @@ class _Reducer:
         hand = self._hand_record(event)
         pending = [{"player": p.player, "reason": p.reason} for p in self.deal.penalties]
         hand["penalties"] = [*pending, *_list_field(hand, "penalties")]
-        score = score_okey101_hand(hand, self.meta.options)
+        score = score_okey101_hand(hand, cast(Okey101Options, self.meta.options))
         if score.void:
             self.voided += 1
             self.deal = Deal(self.dealer)
