@@ -16,7 +16,7 @@ import json
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request, session
-from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge, UnsupportedMediaType
+from werkzeug.exceptions import BadRequest, Forbidden, HTTPException, RequestEntityTooLarge, UnsupportedMediaType
 
 from companion.rules.errors import RulesError
 from companion.store import NothingToRedo, NothingToUndo, TableNotFound, TableStore, normalise_table_id
@@ -66,13 +66,11 @@ def remember_pin(table_id: str) -> None:
 
 
 def _require_pin(table_id: str) -> None:
+    """404 for an unknown table, then 403 unless this request may change it."""
+    get_store().version(table_id)
     if not pin_ok(table_id):
-        raise _Forbidden(f"wrong or missing PIN for table {table_id!r}: send the table's 4-digit PIN "
-                         f"in the {PIN_HEADER} header")
-
-
-class _Forbidden(Exception):
-    """The request may not change this table."""
+        raise Forbidden(f"wrong or missing PIN for table {table_id!r}: send the table's 4-digit PIN "
+                        f"in the {PIN_HEADER} header")
 
 
 def _json_body(*, optional: bool = False) -> Any:
@@ -160,7 +158,6 @@ def events(table_id: str) -> Response:
 
 @bp.post("/tables/<table_id>/events")
 def record_event(table_id: str) -> tuple[Response, int]:
-    get_store().version(table_id)
     _require_pin(table_id)
     event = _object_body()
     _required(event, "type")
@@ -170,7 +167,6 @@ def record_event(table_id: str) -> tuple[Response, int]:
 
 @bp.post("/tables/<table_id>/undo")
 def undo(table_id: str) -> tuple[Response, int]:
-    get_store().version(table_id)
     _require_pin(table_id)
     body = _object_body(optional=True)
     return _changed(get_store().undo(table_id, actor=_actor(), client_id=body.get("id")), 200)
@@ -178,7 +174,6 @@ def undo(table_id: str) -> tuple[Response, int]:
 
 @bp.post("/tables/<table_id>/redo")
 def redo(table_id: str) -> tuple[Response, int]:
-    get_store().version(table_id)
     _require_pin(table_id)
     body = _object_body(optional=True)
     return _changed(get_store().redo(table_id, actor=_actor(), client_id=body.get("id")), 200)
@@ -228,11 +223,6 @@ def _error(message: str, status: int) -> tuple[Response, int]:
 @bp.errorhandler(TableNotFound)
 def _not_found(error: TableNotFound) -> tuple[Response, int]:
     return _error(str(error.args[0]), 404)
-
-
-@bp.errorhandler(_Forbidden)
-def _forbidden(error: _Forbidden) -> tuple[Response, int]:
-    return _error(str(error), 403)
 
 
 @bp.errorhandler(NothingToUndo)
