@@ -1,0 +1,57 @@
+"""Export the trained checkpoints to ``models/detector.onnx`` and ``models/classifier.onnx``.
+
+    .venv/bin/python scripts/export_onnx.py
+
+The detector takes ``image`` (1×3×H×W, H and W multiples of 32) and returns ``heatmap``, ``size`` and
+``offset`` at stride 4; the classifier takes ``crops`` (N×3×48×48) and returns ``kind``, ``colour`` and
+``upside`` probabilities (softmax/sigmoid applied inside the graph).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+from pathlib import Path
+
+import torch
+
+from train_common import CACHE, ROOT, Classifier, Detector, load_checkpoint
+
+
+class _ClassifierProbabilities(torch.nn.Module):
+    def __init__(self, model: Classifier) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, crops: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        kind, colour, upside = self.model(crops)
+        return torch.softmax(kind, 1), torch.softmax(colour, 1), torch.sigmoid(upside)
+
+
+def export(model: torch.nn.Module, example: torch.Tensor, path: Path, inputs: list[str], outputs: list[str],
+           dynamic: dict[str, dict[int, str]]) -> None:
+    model.eval()
+    torch.onnx.export(model, (example,), str(path), input_names=inputs, output_names=outputs, dynamic_axes=dynamic,
+                      opset_version=17, dynamo=False)
+    print(path.name, path.stat().st_size, "bytes", "sha256", hashlib.sha256(path.read_bytes()).hexdigest())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="export the ONNX models")
+    parser.add_argument("--out", type=Path, default=ROOT / "models")
+    args = parser.parse_args()
+    detector = Detector()
+    if not load_checkpoint(CACHE / "detector.pt", detector):
+        raise SystemExit("no detector checkpoint: run scripts/train_detector.py first")
+    export(detector, torch.zeros(1, 3, 384, 512), args.out / "detector.onnx", ["image"], ["heatmap", "size", "offset"],
+           {"image": {2: "height", 3: "width"}, "heatmap": {2: "h4", 3: "w4"}, "size": {2: "h4", 3: "w4"},
+            "offset": {2: "h4", 3: "w4"}})
+    classifier = Classifier()
+    if not load_checkpoint(CACHE / "classifier.pt", classifier):
+        raise SystemExit("no classifier checkpoint: run scripts/train_classifier.py first")
+    export(_ClassifierProbabilities(classifier), torch.zeros(1, 3, 48, 48), args.out / "classifier.onnx", ["crops"],
+           ["kind", "colour", "upside"], {name: {0: "n"} for name in ("crops", "kind", "colour", "upside")})
+
+
+if __name__ == "__main__":
+    main()

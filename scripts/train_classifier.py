@@ -1,0 +1,171 @@
+"""Train the tile-crop classifier (kind 1-13/F/J/none, colour, upside down) and checkpoint it.
+
+    .venv/bin/python scripts/train_classifier.py --steps 4000 --threads 2
+
+Data: crops of the real training photos (the held-out photos of ``real_photos.split_photos`` are never
+used), crops of the synthetic pool (``scripts/render_tiles.py``) and background crops ("none").  Real
+crops are rotated at any angle (their identity does not change; their up/down is unknown, so the
+upside-down head learns from synthetic crops only).  Resumes from ``scripts/cache/classifier.pt``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+from torch import nn
+
+from train_common import CACHE, COLOURS, KINDS, Classifier, load_checkpoint, save_checkpoint, setup, synthetic_scenes
+from real_photos import load_photos, split_photos
+from vision.preprocess import CROP_MARGIN, CROP_SIZE, normalise, square_crop
+
+CONTEXT = 2 * CROP_SIZE
+CONTEXT_MARGIN = 2 * CROP_MARGIN
+NONE = KINDS.index("none")
+
+
+def _labels(tile: str) -> tuple[int, int]:
+    """(kind index, colour index or -1)."""
+    if tile in ("F", "J"):
+        return KINDS.index(tile), -1
+    return KINDS.index(tile[1:]), COLOURS.index(tile[0])
+
+
+def _background_boxes(rng: random.Random, image: np.ndarray, boxes: list[tuple[float, ...]], count: int) -> list[tuple[float, ...]]:
+    """Random tile-sized boxes that overlap no tile by more than a sliver (or cover several tiles)."""
+    h, w = image.shape[:2]
+    sizes = [max(b[2] - b[0], b[3] - b[1]) for b in boxes] or [min(h, w) / 8]
+    found: list[tuple[float, ...]] = []
+    for _ in range(count * 10):
+        side = rng.choice(sizes) * rng.uniform(0.6, 1.6)
+        x, y = rng.uniform(0, w - side * 0.7), rng.uniform(0, h - side)
+        box = (x, y, x + side * 0.75, y + side)
+        overlap = max((_iou(box, b) for b in boxes), default=0.0)
+        if overlap < 0.15 or (rng.random() < 0.1 and side > 2.5 * np.median(sizes)):
+            found.append(box)
+        if len(found) == count:
+            break
+    return found
+
+
+def _iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+
+
+def build_pools(seed: int) -> dict[str, list[tuple[np.ndarray, int, int, int]]]:
+    """Context crops (96×96 at twice the final margin) with (kind, colour, upside: 1/0/-1 unknown)."""
+    rng = random.Random(seed)
+    pools: dict[str, list[tuple[np.ndarray, int, int, int]]] = {"real": [], "synthetic": [], "none": []}
+    train, _ = split_photos(load_photos())
+    for photo in train:
+        image = cv2.imread(str(photo.path))
+        boxes = [box for _, box in photo.tiles]
+        for tile, box in photo.tiles:
+            kind, colour = _labels(tile)
+            pools["real"].append((square_crop(image, np.array(box), CONTEXT, CONTEXT_MARGIN), kind, colour, -1))
+        for box in _background_boxes(rng, image, boxes, 6):
+            pools["none"].append((square_crop(image, np.array(box), CONTEXT, CONTEXT_MARGIN), NONE, -1, -1))
+    for path, tiles in synthetic_scenes():
+        image = cv2.imread(str(path))
+        for tile, box, upside in tiles:
+            kind, colour = _labels(tile)
+            pools["synthetic"].append((square_crop(image, np.array(box), CONTEXT, CONTEXT_MARGIN), kind, colour, int(upside)))
+        for box in _background_boxes(rng, image, [b for _, b, _ in tiles], 2):
+            pools["none"].append((square_crop(image, np.array(box), CONTEXT, CONTEXT_MARGIN), NONE, -1, -1))
+    return pools
+
+
+def augment(context: np.ndarray, upside: int, rng: random.Random, any_angle: bool) -> tuple[np.ndarray, int]:
+    """Rotate/scale/shift the context crop and take the central 48×48; photometric noise; returns (crop, upside)."""
+    if any_angle:
+        angle = rng.uniform(-180, 180)
+    else:
+        angle = rng.gauss(0, 6) + (180 if rng.random() < 0.3 else 0)
+        if upside >= 0 and abs(angle) > 90:
+            upside = 1 - upside
+    # The context crop has the final crop's pixel scale, twice its extent: rotate about its centre, keep the middle.
+    matrix = cv2.getRotationMatrix2D((CONTEXT / 2, CONTEXT / 2), angle, math.exp(rng.uniform(-0.15, 0.15)))
+    matrix[:, 2] += (CROP_SIZE - CONTEXT) / 2 + np.array([rng.gauss(0, 2.5), rng.gauss(0, 2.5)])
+    crop = cv2.warpAffine(context, matrix, (CROP_SIZE, CROP_SIZE), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    image = crop.astype(np.float32)
+    image = (image - 128) * rng.uniform(0.75, 1.25) + 128 + rng.uniform(-35, 30)
+    image *= np.array([rng.uniform(0.94, 1.06) for _ in range(3)], np.float32)
+    if rng.random() < 0.3:
+        image = cv2.GaussianBlur(image, (0, 0), rng.uniform(0.3, 1.1))
+    if rng.random() < 0.5:
+        image += np.random.default_rng(rng.randrange(2**32)).normal(0, rng.uniform(1, 8), image.shape).astype(np.float32)
+    return np.clip(image, 0, 255).astype(np.uint8), upside
+
+
+def batch(pools: dict[str, list[tuple[np.ndarray, int, int, int]]], rng: random.Random, size: int) -> tuple[torch.Tensor, ...]:
+    crops, kinds, colours, upsides = [], [], [], []
+    for _ in range(size):
+        roll = rng.random()
+        source = "real" if roll < 0.5 else "synthetic" if roll < 0.88 else "none"
+        context, kind, colour, upside = rng.choice(pools[source])
+        crop, upside = augment(context, upside, rng, any_angle=source != "synthetic")
+        crops.append(crop)
+        kinds.append(kind)
+        colours.append(colour)
+        upsides.append(upside)
+    return (torch.from_numpy(normalise(np.stack(crops))), torch.tensor(kinds), torch.tensor(colours),
+            torch.tensor(upsides, dtype=torch.float32))
+
+
+def loss_of(model: Classifier, x: torch.Tensor, kinds: torch.Tensor, colours: torch.Tensor, upsides: torch.Tensor) -> torch.Tensor:
+    kind_logits, colour_logits, upside_logits = model(x)
+    loss = nn.functional.cross_entropy(kind_logits, kinds, label_smoothing=0.05)
+    loss = loss + nn.functional.cross_entropy(colour_logits, colours, ignore_index=-1, label_smoothing=0.05)
+    known = upsides >= 0
+    if known.any():
+        loss = loss + 0.5 * nn.functional.binary_cross_entropy_with_logits(upside_logits[known, 0], upsides[known])
+    return loss
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="train the tile classifier")
+    parser.add_argument("--steps", type=int, default=4000)
+    parser.add_argument("--batch", type=int, default=64)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--checkpoint", default=str(CACHE / "classifier.pt"))
+    args = parser.parse_args()
+    setup(args.seed, args.threads)
+    started = time.time()
+    pools = build_pools(args.seed)
+    print({k: len(v) for k, v in pools.items()}, f"pools built in {time.time() - started:.0f}s", flush=True)
+    model = Classifier()
+    optimiser = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
+    checkpoint = Path(args.checkpoint)
+    step = load_checkpoint(checkpoint, model, optimiser)
+    schedule = lambda s: 0.5 * (1 + math.cos(math.pi * min(s, args.steps) / args.steps))  # noqa: E731
+    model.train()
+    running = 0.0
+    while step < args.steps:
+        for group in optimiser.param_groups:
+            group["lr"] = 2e-3 * max(0.02, schedule(step)) * min(1.0, (step + 1) / 100)
+        rng = random.Random(args.seed * 1_000_003 + step)
+        loss = loss_of(model, *batch(pools, rng, args.batch))
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        step += 1
+        running = 0.98 * running + 0.02 * loss.item() if step > 1 else loss.item()
+        if step % 50 == 0:
+            print(f"step {step}/{args.steps} loss {running:.3f} {time.time() - started:.0f}s", flush=True)
+        if step % 250 == 0 or step == args.steps:
+            save_checkpoint(checkpoint, model, optimiser, step)
+    print("done", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,115 @@
+"""What both training scripts share: the two networks, checkpoints, threads and seeds, the synthetic pool."""
+
+from __future__ import annotations
+
+import csv
+import random
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
+
+import numpy as np  # noqa: E402
+import torch
+from torch import nn
+
+from vision.postprocess import COLOURS, KINDS
+
+
+CACHE = ROOT / "scripts" / "cache"
+SYNTHETIC_DIR = CACHE / "synthetic"
+
+
+def setup(seed: int, threads: int) -> None:
+    """Fixed seeds and a fixed thread count (the machine has two cores shared by everyone)."""
+    torch.set_num_threads(threads)
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+
+
+def _conv(c_in: int, c_out: int, stride: int = 1, kernel: int = 3) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(c_in, c_out, kernel, stride, kernel // 2, bias=False), nn.BatchNorm2d(c_out), nn.ReLU(inplace=True))
+
+
+def _separable(c_in: int, c_out: int, stride: int = 1, dilation: int = 1) -> nn.Sequential:
+    return nn.Sequential(
+        nn.Conv2d(c_in, c_in, 3, stride, dilation, dilation=dilation, groups=c_in, bias=False), nn.BatchNorm2d(c_in),
+        nn.ReLU(inplace=True), nn.Conv2d(c_in, c_out, 1, bias=False), nn.BatchNorm2d(c_out), nn.ReLU(inplace=True))
+
+
+class Detector(nn.Module):
+    """A tiny centre-heatmap detector (stride 4): outputs heatmap (sigmoid), log box size in cells, centre offset."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stage4 = nn.Sequential(_conv(3, 16, 2), _conv(16, 24, 2))
+        self.stage8 = nn.Sequential(_conv(24, 48, 2), _separable(48, 48))
+        self.stage16 = nn.Sequential(_separable(48, 64, 2), _separable(64, 64, dilation=2))
+        self.stage32 = nn.Sequential(_separable(64, 96, 2), _separable(96, 96, dilation=2), _separable(96, 96, dilation=3))
+        self.lat16, self.lat8, self.lat4 = nn.Conv2d(64, 32, 1), nn.Conv2d(48, 32, 1), nn.Conv2d(24, 32, 1)
+        self.top = nn.Conv2d(96, 32, 1)
+        self.head = nn.Sequential(_conv(32, 32), nn.Conv2d(32, 5, 1))
+        self.head[-1].bias.data[0] = -2.2
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        up = nn.functional.interpolate
+        f4 = self.stage4(x)
+        f8 = self.stage8(f4)
+        f16 = self.stage16(f8)
+        f32 = self.stage32(f16)
+        p = self.top(f32)
+        p = up(p, scale_factor=2.0, mode="nearest") + self.lat16(f16)
+        p = up(p, scale_factor=2.0, mode="nearest") + self.lat8(f8)
+        p = up(p, scale_factor=2.0, mode="nearest") + self.lat4(f4)
+        out = self.head(p)
+        return torch.sigmoid(out[:, :1]), out[:, 1:3], out[:, 3:5]
+
+
+class Classifier(nn.Module):
+    """Tile crop (3×48×48) → kind logits (1-13, F, J, none), colour logits (R, Y, B, K), upside-down logit."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.features = nn.Sequential(
+            _conv(3, 32, 2, kernel=5), _conv(32, 48), nn.MaxPool2d(2), _conv(48, 96), nn.MaxPool2d(2),
+            _conv(96, 128), nn.AdaptiveAvgPool2d(2), nn.Flatten(), nn.Dropout(0.2), nn.Linear(512, 160), nn.ReLU(inplace=True))
+        self.kind = nn.Linear(160, len(KINDS))
+        self.colour = nn.Linear(160, len(COLOURS))
+        self.upside = nn.Linear(160, 1)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        f = self.features(x)
+        return self.kind(f), self.colour(f), self.upside(f)
+
+
+def save_checkpoint(path: Path, model: nn.Module, optimiser: torch.optim.Optimizer, step: int) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    torch.save({"model": model.state_dict(), "optimiser": optimiser.state_dict(), "step": step}, tmp)
+    tmp.replace(path)
+
+
+def load_checkpoint(path: Path, model: nn.Module, optimiser: torch.optim.Optimizer | None = None) -> int:
+    """Restore a checkpoint if there is one; returns the step to continue from (0 for a fresh start)."""
+    if not path.exists():
+        return 0
+    state = torch.load(path, map_location="cpu")
+    model.load_state_dict(state["model"])
+    if optimiser is not None:
+        optimiser.load_state_dict(state["optimiser"])
+    return int(state["step"])
+
+
+def synthetic_scenes(directory: Path = SYNTHETIC_DIR) -> list[tuple[Path, list[tuple[str, tuple[float, ...], bool]]]]:
+    """The rendered pool (``scripts/render_tiles.py --out scripts/cache/synthetic``) as (image, tiles) pairs."""
+    tiles: dict[str, list[tuple[str, tuple[float, ...], bool]]] = defaultdict(list)
+    names: list[str] = []
+    with open(directory / "labels.csv", newline="") as handle:
+        for row in csv.DictReader(handle):
+            if row["image"] not in tiles:
+                names.append(row["image"])
+            tiles[row["image"]].append((row["tile"], tuple(float(row[k]) for k in ("x1", "y1", "x2", "y2")), row["upside_down"] == "1"))
+    return [(directory / name, tiles[name]) for name in names if (directory / name).exists()]

@@ -1,0 +1,87 @@
+"""Pure post-processing: heatmap peaks → boxes, overlap suppression, reading order, class decoding.
+
+>>> heat = np.zeros((1, 1, 8, 8), np.float32); heat[0, 0, 2, 3] = 0.9
+>>> size = np.full((1, 2, 8, 8), np.log(2.0), np.float32); offset = np.full((1, 2, 8, 8), 0.5, np.float32)
+>>> boxes, scores = decode_detections(heat, size, offset, scale=1.0, threshold=0.5)
+>>> boxes.tolist(), [round(float(s), 2) for s in scores]
+([[10.0, 6.0, 18.0, 14.0]], [0.9])
+>>> reading_order(np.array([[50, 0, 60, 10], [0, 2, 10, 12], [0, 40, 10, 50]], np.float32)).tolist()
+[1, 0, 2]
+>>> decode_tile(np.eye(16, dtype=np.float32)[6], np.array([0.05, 0.9, 0.03, 0.02], np.float32))
+('Y7', 0.9)
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.preprocess import STRIDE
+
+__all__ = ["KINDS", "COLOURS", "decode_detections", "suppress_overlaps", "reading_order", "decode_tile", "box_iou"]
+
+KINDS = tuple(str(n) for n in range(1, 14)) + ("F", "J", "none")
+COLOURS = ("R", "Y", "B", "K")
+
+
+def decode_detections(heatmap: np.ndarray, size: np.ndarray, offset: np.ndarray, scale: float,
+                      threshold: float) -> tuple[np.ndarray, np.ndarray]:
+    """Local maxima of the centre heatmap above ``threshold`` → boxes (x1, y1, x2, y2) in original pixels, scores."""
+    heat = heatmap[0, 0]
+    peaks = (heat >= threshold) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+    ys, xs = np.nonzero(peaks)
+    scores = heat[ys, xs]
+    cx = (xs + offset[0, 0, ys, xs]) * STRIDE
+    cy = (ys + offset[0, 1, ys, xs]) * STRIDE
+    w = np.exp(size[0, 0, ys, xs]) * STRIDE
+    h = np.exp(size[0, 1, ys, xs]) * STRIDE
+    boxes = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], 1) / scale
+    order = np.argsort(-scores, kind="stable")
+    return boxes[order].astype(np.float32), scores[order].astype(np.float32)
+
+
+def box_iou(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """Intersection over union of one box with each of ``boxes``."""
+    ix = np.clip(np.minimum(box[2], boxes[:, 2]) - np.maximum(box[0], boxes[:, 0]), 0, None)
+    iy = np.clip(np.minimum(box[3], boxes[:, 3]) - np.maximum(box[1], boxes[:, 1]), 0, None)
+    inter = ix * iy
+    areas = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    union = (box[2] - box[0]) * (box[3] - box[1]) + areas - inter
+    return np.asarray(inter / (union + 1e-9), np.float32)
+
+
+def suppress_overlaps(boxes: np.ndarray, scores: np.ndarray, iou: float = 0.5) -> np.ndarray:
+    """Indices kept by greedy non-maximum suppression, boxes taken in descending score order."""
+    keep: list[int] = []
+    for index in np.argsort(-scores, kind="stable"):
+        if not keep or box_iou(boxes[index], boxes[keep]).max() < iou:
+            keep.append(int(index))
+    return np.array(keep, np.int64)
+
+
+def reading_order(boxes: np.ndarray) -> np.ndarray:
+    """Indices in reading order: rows top to bottom (a row holds centres within half a tile height), left to right."""
+    if len(boxes) == 0:
+        return np.zeros(0, np.int64)
+    cy = (boxes[:, 1] + boxes[:, 3]) / 2
+    cx = (boxes[:, 0] + boxes[:, 2]) / 2
+    tolerance = 0.5 * float(np.median(boxes[:, 3] - boxes[:, 1]))
+    rows: list[list[int]] = []
+    row_top = -np.inf
+    for index in np.argsort(cy, kind="stable"):
+        if cy[index] - row_top > tolerance:
+            rows.append([])
+            row_top = cy[index]
+        rows[-1].append(int(index))
+    return np.array([i for row in rows for i in sorted(row, key=lambda j: (cx[j], j))], np.int64)
+
+
+def decode_tile(kind: np.ndarray, colour: np.ndarray) -> tuple[str, float]:
+    """The classifier's probabilities for one crop → (tile notation, confidence); "none" is left out."""
+    tile_kinds = kind[: KINDS.index("none")]
+    best = int(np.argmax(tile_kinds))
+    kind_p = float(tile_kinds[best] / max(float(tile_kinds.sum()), 1e-9))
+    if KINDS[best] in ("F", "J"):
+        return KINDS[best], round(kind_p, 4)
+    shade = int(np.argmax(colour))
+    return COLOURS[shade] + KINDS[best], round(kind_p * float(colour[shade]), 4)

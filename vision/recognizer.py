@@ -1,0 +1,167 @@
+"""The recogniser: photo → tiles in our notation, with boxes, confidences and warnings.
+
+Small pure stages around one stateless object holding the two ONNX sessions (created once):
+load (EXIF, limits) → find tiles (centre-heatmap detector) → crop → classify → decode → reading order.
+Low confidence is reported, never hidden: such tiles carry ``low_confidence`` for the UI to confirm.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnxruntime as ort  # type: ignore[import-untyped]
+
+from vision.imageio import load_image
+from vision.postprocess import KINDS, decode_detections, decode_tile, reading_order, suppress_overlaps
+from vision.preprocess import detector_input, tile_crops
+
+__all__ = ["DetectedTile", "Recognition", "Recognizer", "recognize_file", "MODELS_DIR"]
+
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+DETECTION_THRESHOLD = 0.3
+LOW_CONFIDENCE = 0.8
+# A detection the classifier calls "not a tile" is dropped unless the detector is this sure of it.
+SURE_DETECTION = 0.6
+CUT_WARNING = "cut by the frame"
+UPSIDE_DOWN_WARNING = "upside down"
+UNREADABLE_WARNING = "unreadable"
+
+
+@dataclass(frozen=True)
+class DetectedTile:
+    """One tile found in a photo; ``box`` is (x1, y1, x2, y2) in the EXIF-corrected image's pixels."""
+
+    tile: str
+    box: tuple[int, int, int, int]
+    confidence: float
+    low_confidence: bool
+    upside_down: bool
+    warnings: tuple[str, ...]
+
+    def __repr__(self) -> str:
+        return f"{self.tile}@{list(self.box)}{'?' if self.low_confidence else ''}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"tile": self.tile, "box": list(self.box), "confidence": self.confidence,
+                "low_confidence": self.low_confidence, "upside_down": self.upside_down, "warnings": list(self.warnings)}
+
+
+@dataclass(frozen=True)
+class Recognition:
+    """Every tile read from one photo, in reading order, plus photo-level warnings."""
+
+    tiles: tuple[DetectedTile, ...]
+    warnings: tuple[str, ...]
+    elapsed_ms: float
+    width: int
+    height: int
+
+    @property
+    def notation(self) -> str:
+        """The tiles read, space separated: ``"R7 R8 F"``."""
+        return " ".join(tile.tile for tile in self.tiles)
+
+    def to_dict(self, image: str | None = None) -> dict[str, Any]:
+        return {"image": image, "tiles": [tile.to_dict() for tile in self.tiles], "warnings": list(self.warnings),
+                "elapsed_ms": self.elapsed_ms, "width": self.width, "height": self.height}
+
+
+class Recognizer:
+    """Holds the detector and classifier sessions; :meth:`recognize` is stateless and thread-safe."""
+
+    def __init__(self, models_dir: Path = MODELS_DIR, threads: int = 2) -> None:
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        providers = ["CPUExecutionProvider"]
+        self._detector = ort.InferenceSession(str(models_dir / "detector.onnx"), options, providers=providers)
+        self._classifier = ort.InferenceSession(str(models_dir / "classifier.onnx"), options, providers=providers)
+
+    @classmethod
+    def default(cls) -> Recognizer:
+        """The shared recogniser over ``models/*.onnx``, loaded once per process."""
+        return _default_recognizer()
+
+    def recognize(self, image: bytes | str | Path | np.ndarray) -> Recognition:
+        """Read every visible tile; raises :class:`vision.ImageError` for uploads that are not usable photos."""
+        started = time.perf_counter()
+        pixels = load_image(image)
+        height, width = pixels.shape[:2]
+        boxes, scores = self.find_tiles(pixels)
+        tiles = self.read_tiles(pixels, boxes, scores)
+        warnings = _photo_warnings(tiles)
+        elapsed = round((time.perf_counter() - started) * 1000, 1)
+        return Recognition(tiles, warnings, elapsed, width, height)
+
+    def find_tiles(self, pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Tile boxes (clipped to the image) and detector scores, overlapping duplicates removed."""
+        tensor, scale = detector_input(pixels)
+        heatmap, size, offset = self._detector.run(None, {"image": tensor})
+        boxes, scores = decode_detections(heatmap, size, offset, scale, DETECTION_THRESHOLD)
+        keep = suppress_overlaps(boxes, scores)
+        height, width = pixels.shape[:2]
+        boxes = np.clip(boxes[keep], 0, [width, height, width, height])
+        return boxes, scores[keep]
+
+    def read_tiles(self, pixels: np.ndarray, boxes: np.ndarray, scores: np.ndarray) -> tuple[DetectedTile, ...]:
+        """Classify each box's crop and build the tiles in reading order."""
+        if len(boxes) == 0:
+            return ()
+        kinds, colours, upsides = self._classifier.run(None, {"crops": tile_crops(pixels, boxes)})
+        height, width = pixels.shape[:2]
+        found = []
+        none = KINDS.index("none")
+        for index in reading_order(boxes):
+            not_a_tile = int(np.argmax(kinds[index])) == none
+            if not_a_tile and scores[index] < SURE_DETECTION:
+                continue
+            tile, confidence = decode_tile(kinds[index], colours[index])
+            confidence = round(confidence * (1 - float(kinds[index][none])), 4)
+            upside_down = bool(upsides[index][0] > 0.5)
+            box = tuple(int(round(float(v))) for v in boxes[index])
+            warnings = []
+            if _touches_frame(boxes[index], width, height):
+                warnings.append(CUT_WARNING)
+            if upside_down:
+                warnings.append(UPSIDE_DOWN_WARNING)
+            if not_a_tile or confidence < 0.5:
+                warnings.append(UNREADABLE_WARNING)
+            found.append(DetectedTile(tile, box, confidence, confidence < LOW_CONFIDENCE, upside_down,  # type: ignore[arg-type]
+                                      tuple(warnings)))
+        return tuple(found)
+
+
+def _touches_frame(box: np.ndarray, width: int, height: int) -> bool:
+    margin = 0.004 * max(width, height) + 1
+    return bool(box[0] <= margin or box[1] <= margin or box[2] >= width - margin or box[3] >= height - margin)
+
+
+def _photo_warnings(tiles: tuple[DetectedTile, ...]) -> tuple[str, ...]:
+    if not tiles:
+        return ("no tiles found: hold the camera closer, with the tiles face up and well lit",)
+    warnings = []
+    cut = sum(CUT_WARNING in tile.warnings for tile in tiles)
+    if cut:
+        warnings.append(f"{cut} tile(s) cut by the frame: step back or move the camera")
+    unsure = sum(tile.low_confidence for tile in tiles)
+    if unsure:
+        warnings.append(f"{unsure} tile(s) read with low confidence: please confirm them")
+    upside = sum(tile.upside_down for tile in tiles)
+    if upside:
+        warnings.append(f"{upside} tile(s) upside down")
+    return tuple(warnings)
+
+
+@functools.lru_cache(maxsize=1)
+def _default_recognizer() -> Recognizer:
+    return Recognizer()
+
+
+def recognize_file(path: str | Path) -> dict[str, Any]:
+    """Recognise one photo file with the default recogniser; the result as a JSON-ready dict."""
+    return Recognizer.default().recognize(path).to_dict(image=str(path))
