@@ -326,3 +326,19 @@ def test_every_event_type_can_be_undone(stranger, table_id):
         assert response.json["state"]["deal"] == expected_state["deal"]
         assert response.json["state"]["players"] == expected_state["players"]
         assert response.json["sheet"]["hands"] == expected_sheet["hands"]
+
+
+def test_a_bad_tile_in_a_hand_is_422_and_nothing_is_recorded(stranger, table_id):
+    post_event(stranger, table_id, {"type": "indicator", "tile": "R4"})
+    before = stranger.get(f"/api/tables/{table_id}/sheet").json
+    hand = {"winner": 1, "tiles": MELDS.replace("K13", "K14"), "discard": "Y8"}
+    response = post_event(stranger, table_id, {"type": "okey_hand", "hand": hand})
+    assert response.status_code == 422
+    assert "'K14'" in response.json["error"]
+    assert stranger.get(f"/api/tables/{table_id}/sheet").json == before
+
+
+def test_the_actor_header_goes_into_the_audit_log(stranger, table_id):
+    stranger.post(f"/api/tables/{table_id}/events", json={"type": "deal", "dice": [1, 2]},
+                  headers={**PIN, "X-Actor": "Can's phone"})
+    assert stranger.get(f"/api/tables/{table_id}/events").json[0]["actor"] == "Can's phone"
