@@ -53,11 +53,12 @@ def _close_store(_error: BaseException | None) -> None:
 
 def pin_ok(table_id: str) -> bool:
     """Whether this request may change the table: the PIN in the ``X-Table-Pin`` header, or a session
-    cookie set by :func:`remember_pin` after the PIN was entered once."""
-    if session.get("pins", {}).get(normalise_table_id(table_id)):
-        return True
+    cookie set by :func:`remember_pin` after the PIN was entered once.  A PIN sent in the header is always
+    checked, so a wrong one is refused even from a browser that entered the right one before."""
     pin = request.headers.get(PIN_HEADER)
-    return pin is not None and get_store().check_pin(table_id, pin)
+    if pin is not None:
+        return get_store().check_pin(table_id, pin)
+    return bool(session.get("pins", {}).get(normalise_table_id(table_id)))
 
 
 def remember_pin(table_id: str) -> None:

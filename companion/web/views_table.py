@@ -17,7 +17,7 @@ from companion.rules.options import OkeyOptions
 from companion.store import NothingToRedo, NothingToUndo
 from companion.tables import HandRow, TableState
 from companion.web.api import get_store, pin_ok, remember_pin
-from companion.web.views_text import PENALTY_REASONS
+from companion.web.views_text import PENALTY_REASONS, explain
 from companion.web.views_base import form_int, form_text, html_blueprint, render, render_block
 
 bp = html_blueprint("table", __name__, url_prefix="/t")
@@ -113,14 +113,17 @@ def seat_name(seat: int, state: TableState) -> str:
 
 @bp.app_template_global()
 def row_reasons(state: TableState, row: HandRow, column: int) -> list[str]:
-    """Why a sheet cell holds its number: the hand's general lines and those about the column's seats."""
+    """Why a sheet cell holds its number, in the reader's language: the hand's general lines and those
+    about the column's seats (Okey: every line, they all concern everybody)."""
+    details = row.result.get("explain_detail") or list(row.explain)
+    lines = [explain(line, state.players) for line in details]
     per_seat = row.result.get("per_seat")
     if not per_seat:
-        return list(row.explain)
+        return lines
     seats = state.teams[column] if state.teams else (column,)
-    about_someone = {line for lines in per_seat for line in lines}
-    general = [line for line in row.explain if line not in about_someone]
-    return general + [line for seat in seats for line in per_seat[seat]]
+    owner = {text: seat for seat, texts in enumerate(per_seat) for text in texts}
+    english = [str(line.get("text", "")) if isinstance(line, dict) else str(line) for line in details]
+    return [line for line, text in zip(lines, english) if owner.get(text, seats[0]) in seats]
 
 
 def table_context(table_id: str, **extra: Any) -> dict[str, Any]:

@@ -7,6 +7,7 @@ label and a one-line hint in the reader's language.  A new game plugs in by addi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -78,22 +79,18 @@ def option_rows(choices: Mapping[str, Any], values: Mapping[str, Any]) -> list[d
         rows.append(row)
     return rows
 
-PENALTY_REASONS: dict[str, LazyString] = {
-    "discarded_okey": _l("discarded an okey"),
-    "failed_opening": _l("failed opening taken back"),
-    "islek": _l("discarded a tile that fits a meld (işlek)"),
-    "take_back": _l("took back more than one laid tile"),
-}
-"""The extra +101 penalties of H7, by the reason code the ledger records."""
-
-
-def penalty_reason(code: str) -> str:
-    """The reader's words for a ledger reason (free text is shown as typed)."""
-    return str(PENALTY_REASONS.get(code, code))
-
 
 SEAT_PARAMS = frozenset({"dealer", "owner", "starter", "seat", "winner", "player", "finisher", "declarer"})
 """Engine explanation params that hold a 0-based seat: shown as the player's name."""
+
+COLOUR_NAMES: dict[str, LazyString] = {"R": _l("red"), "Y": _l("yellow"), "B": _l("blue"), "K": _l("black")}
+
+DOUBLING_NAMES: dict[str, LazyString] = {
+    "okey discard": _l("okey discard"),
+    "elden": _l("elden"),
+    "opened with pairs": _l("opened with pairs"),
+    "the finisher opened with pairs": _l("the finisher opened with pairs"),
+}
 
 EXPLANATIONS: dict[str, LazyString] = {
     "deal.quick": _l("Quick deal: everybody takes %(tiles)s tiles, %(starter)s takes %(starter_tiles)s and starts; "
@@ -109,29 +106,95 @@ EXPLANATIONS: dict[str, LazyString] = {
     "deal.take_bottom": _l("%(seat)s takes the last %(count)s of stack %(letter)s."),
     "deal.start": _l("%(starter)s has %(tiles)s tiles and starts by discarding; the others have %(others)s. "
                      "The rest is the stock, drawn in the same order; the indicator's stack comes last."),
+    "okey.stock_exhausted": _l("The stock ran out: nobody scores for the hand."),
+    "okey.gosterme": _l("%(seat)s showed the indicator's twin (gösterme): the opponents lose %(points)s."),
+    "okey.win": _l("%(seat)s won with melds: the opponents lose %(points)s."),
+    "okey.win_pairs": _l("%(seat)s won with seven pairs: the opponents lose %(points)s."),
+    "okey.win_okey_discard": _l("%(seat)s won by discarding an okey: the opponents lose %(points)s."),
+    "okey.win_pairs_okey_discard": _l("%(seat)s won with seven pairs and an okey discard: the opponents lose %(points)s."),
+    "okey.colour_hand": _l("The winning hand is all %(colour_name)s (one-colour hand): ×%(factor)s."),
+    "okey.indicator_colour": _l("The indicator is %(colour_name)s: ×%(factor)s."),
+    "okey.win_total": _l("The opponents lose %(base)s × %(multiplier)s = %(points)s."),
+    "okey.teams": _l("Teams: A %(team0)s, B %(team1)s."),
+    "okey101.okey_discard": _l("%(finisher)s finished by discarding an okey: every hand score is doubled."),
+    "okey101.elden": _l("%(finisher)s finished in one turn while nobody else had opened (elden): every hand score is doubled."),
+    "okey101.pairs_finish": _l("%(finisher)s opened with pairs and finished: everyone else pays double."),
+    "okey101.stock_exhausted": _l("The stock ran out: nobody finished, nobody gets -101."),
+    "okey101.multipliers_off": _l("Doublings are off (katlamalı off): every ×2 is ignored."),
+    "okey101.finisher": _l("%(seat)s finished: -101%(times)s → %(score)s."),
+    "okey101.not_opened": _l("%(seat)s has not opened: 202%(times)s → %(score)s."),
+    "okey101.rack": _l("%(seat)s keeps tiles worth %(base)s%(times)s → %(score)s."),
+    "okey101.partner_cleared": _l("%(seat)s's hand score %(was)s is cleared: the partner finished (H8)."),
+    "okey101.penalty": _l("%(seat)s pays +%(points)s for %(reason_name)s (H7)."),
+    "okey101.total": _l("%(seat)s scores %(hand)s + %(penalties)s = %(score)s this hand."),
+    "okey101.teams": _l("Teams: A %(team0)s, B %(team1)s."),
+    "okey101.void": _l("The hand is void (every player opened with pairs): it is replayed, nobody scores and no penalties count."),
 }
 """The reader's words for the engine's explanation keys; a key missing here shows the engine's English."""
 
+_PLAYER_N = re.compile(r"\b[Pp]layer (\d)\b")
+
+
+def with_names(text: str, players: Sequence[str]) -> str:
+    """The engine's English with "player 2" replaced by the name in seat 2.
+
+    >>> with_names("Player 1 won: player 2 loses 2.", ["Ali", "Can"])
+    'Ali won: Can loses 2.'
+    """
+
+    def name(match: re.Match[str]) -> str:
+        seat = int(match.group(1)) - 1
+        return players[seat] if 0 <= seat < len(players) else match.group(0)
+
+    return _PLAYER_N.sub(name, text)
+
+
+def _field(line: Any, name: str) -> Any:
+    return line.get(name) if isinstance(line, Mapping) else getattr(line, name, None)
+
 
 def explain(line: Any, players: Sequence[str]) -> str:
-    """One engine ``Explanation(key, params, text)`` in the reader's language, seats shown as names."""
-    template = EXPLANATIONS.get(getattr(line, "key", ""))
+    """One engine explanation (an ``Explanation`` or its dict) in the reader's language, seats as names."""
+    english = with_names(str(_field(line, "text") or line), players)
+    template = EXPLANATIONS.get(str(_field(line, "key") or ""))
     if template is None:
-        return str(getattr(line, "text", line))
+        return english
     params: dict[str, Any] = {}
-    for name, value in dict(line.params).items():
+    for name, value in dict(_field(line, "params") or {}).items():
         if name in SEAT_PARAMS and isinstance(value, int) and 0 <= value < len(players):
             params[name] = players[value]
         else:
             params[name] = value
     if "stacks_in_front" in params:
         params["layout"] = ", ".join(f"{players[seat]} {count}" for seat, count in enumerate(params["stacks_in_front"]))
-    if "stack" in params and isinstance(params["stack"], int):
+    if isinstance(params.get("stack"), int):
         params["stack_no"] = params["stack"] + 1
+    if "colour" in params:
+        params["colour_name"] = COLOUR_NAMES.get(str(params["colour"]), params["colour"])
+    if "reason" in params:
+        params["reason_name"] = penalty_reason(str(params["reason"]))
+    if "doublings" in params:
+        params["times"] = "".join(f" × 2 ({DOUBLING_NAMES.get(d, d)})" for d in params["doublings"])
+        if "base" in params and params.get("score") != params["base"] * params.get("multiplier", 1):
+            return english
     try:
         return str(template) % params
     except (KeyError, TypeError, ValueError):
-        return str(getattr(line, "text", line))
+        return english
+
+
+PENALTY_REASONS: dict[str, LazyString] = {
+    "discarded_okey": _l("discarded an okey"),
+    "failed_opening": _l("failed opening taken back"),
+    "islek": _l("discarded a tile that fits a meld (işlek)"),
+    "take_back": _l("took back more than one laid tile"),
+}
+"""The extra +101 penalties of H7, by the reason code the ledger records."""
+
+
+def penalty_reason(code: str) -> str:
+    """The reader's words for a ledger reason (free text is shown as typed)."""
+    return str(PENALTY_REASONS.get(code, code))
 
 
 EVENT_LABELS: dict[str, LazyString] = {
