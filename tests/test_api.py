@@ -342,3 +342,9 @@ def test_the_actor_header_goes_into_the_audit_log(stranger, table_id):
     stranger.post(f"/api/tables/{table_id}/events", json={"type": "deal", "dice": [1, 2]},
                   headers={**PIN, "X-Actor": "Can's phone"})
     assert stranger.get(f"/api/tables/{table_id}/events").json[0]["actor"] == "Can's phone"
+
+
+def test_a_wrong_pin_header_is_refused_even_with_a_remembered_session(client, table_id):
+    response = post_event(client, table_id, {"type": "deal", "dice": [5, 2]}, headers={"X-Table-Pin": "9999"})
+    assert response.status_code == 403
+    assert client.get(f"/api/tables/{table_id}/version").json == {"version": 0}
