@@ -241,6 +241,8 @@ def test_pin_ok_and_remember_pin_helpers(app, table_id):
         assert pin_ok(table_id)
     with app.test_request_context(headers={"X-Table-Pin": "0000"}):
         assert not pin_ok(table_id)
+    with app.test_request_context():
+        assert not pin_ok(table_id)
         remember_pin(table_id.lower())
         assert pin_ok(table_id)
 
