@@ -1,0 +1,97 @@
+"""End-to-end: a real waitress server and headless Chromium (Debian's, never downloaded).
+
+One evening in a few taps: the scorekeeper creates a table, runs the deal assistant with the seed's dice,
+taps in the indicator, declares a win with the tile picker; a second phone (another browser context)
+sees the sheet change within three seconds, and again after an undo.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from e2e.live import CHROMIUM, PHONE, chromium, live_server
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's /usr/bin/chromium is not installed"),
+]
+
+WIN = "R1 R2 R3 R5 B5 Y5 K5 B9 B10 B11 B12 K10 K11 K12".split()
+LIVE_TIMEOUT_MS = 3500
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with live_server(Path(tmp_path_factory.mktemp("data"))) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    pytest.importorskip("playwright.sync_api")
+    with chromium() as launched:
+        yield launched
+
+
+def _phone(browser: Any) -> Any:
+    context = browser.new_context(viewport=PHONE, locale="en-US", has_touch=True)
+    context.set_default_timeout(10_000)
+    return context.new_page()
+
+
+def test_journey_deal_win_live_viewer_undo(server: str, browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    keeper = _phone(browser)
+    keeper.goto(server + "/")
+    for seat, name in enumerate(["Ayşe", "Bora", "Cem", "Derya"]):
+        keeper.fill(f"[name=player{seat}]", name)
+    keeper.fill("[name=pin]", "2468")
+    keeper.get_by_role("button", name="Start the table").click()
+    expect(keeper.locator("h1")).to_contain_text("Ayşe, Bora, Cem, Derya")
+    table_url = keeper.url
+
+    viewer = _phone(browser)
+    viewer.goto(table_url)
+    expect(viewer.locator(".pill")).to_have_text("read-only")
+    expect(viewer.get_by_text("Scorekeeper")).to_have_count(0)
+
+    keeper.get_by_role("link", name="Deal assistant").click()
+    keeper.locator("label:has(input[name=die1][value='5'])").click()
+    keeper.locator("label:has(input[name=die2][value='2'])").click()
+    keeper.get_by_role("button", name="Use these dice").click()
+    expect(keeper.locator("rect.stack.chosen")).to_have_count(1)
+    expect(keeper.locator("ol.steps")).to_contain_text("Bora takes stack a.")
+
+    picker = keeper.locator("#picker-indicator")
+    picker.locator("[data-tile=R4]").click()
+    expect(picker.locator("[data-picker-text]")).to_have_value("R4")
+    keeper.get_by_role("button", name="This is the indicator").click()
+    expect(keeper.locator(".okey-strip")).to_contain_text("5")
+    expect(viewer.locator(".okey-strip .tile.big").first).to_have_attribute("title", "R4", timeout=LIVE_TIMEOUT_MS)
+
+    keeper.get_by_role("link", name="Declare a win").click()
+    keeper.locator("label:has(input[name=winner][value='0'])").click()
+    tiles = keeper.locator("#picker-tiles")
+    for code in WIN:
+        tiles.locator(f"[data-tile={code}]").click()
+    expect(tiles.locator("[data-picker-count]")).to_have_text("14")
+    for _ in range(3):  # a tap cycles a tile's count 1 → 2 → 0 → 1: a set holds two of each
+        tiles.locator("[data-tile=K12]").click()
+    expect(tiles.locator("[data-picker-count]")).to_have_text("14")
+    keeper.locator("#picker-discard [data-tile=R5]").click()
+    keeper.get_by_role("button", name="Check").click()
+    expect(keeper.locator("#verdict")).to_contain_text("okey discarded: double")
+    keeper.get_by_role("button", name="Record the hand").click()
+
+    expect(keeper.locator("tr.total td")).to_have_text(["Total", "20", "16", "16", "16"])
+    expect(viewer.locator("tr.total td")).to_have_text(["Total", "20", "16", "16", "16"], timeout=LIVE_TIMEOUT_MS)
+    expect(viewer.locator(".status")).to_contain_text("Bora deals")
+
+    keeper.get_by_role("button", name="Undo").click()
+    expect(viewer.locator("tr.total td")).to_have_text(["Total", "20", "20", "20", "20"], timeout=LIVE_TIMEOUT_MS)
+    expect(keeper.locator(".status")).to_contain_text("Ayşe deals")
