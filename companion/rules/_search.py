@@ -1,7 +1,9 @@
 """The count-based search core behind :mod:`melds`, :mod:`win` and :mod:`opening`.
 
-A hand is a ``bytes`` *state* of 53 entries: the counts of the 52 numbered faces (``Tile.index``
-order: colour-major, then number) followed by the number of wild tiles.  Every search takes the
+A hand is a ``bytes`` *state* of 53 entries: the counts of the 52 numbered faces followed by the
+number of wild tiles.  Inside a state faces are ordered number-major (R1 Y1 B1 K1 R2 ...), so a set
+or run started at the lowest face only touches the next few numbers and fewer distinct states arise;
+the functions here take and give ``Tile.index`` faces (colour-major) and convert at the edges.  Every search takes the
 lowest face still in the state and tries each meld *template* that contains it (a set of 3 or 4
 distinct colours, or a run of 3-5 tiles: longer runs split into shorter ones, so nothing is lost).
 A template position is filled with the real tile when the state has one, else with a wild.  That
@@ -55,13 +57,24 @@ def _all_templates(wrap: bool) -> list[tuple[MeldKind, tuple[int, ...]]]:
     return templates
 
 
+INTERNAL: tuple[int, ...] = tuple((f % 13) * 4 + f // 13 for f in range(FACES))
+"""``Tile.index`` face → its place in a state."""
+EXTERNAL: tuple[int, ...] = tuple(sorted(range(FACES), key=INTERNAL.__getitem__))
+"""A place in a state → its ``Tile.index`` face."""
+
+
+def _number(place: int) -> int:
+    return place // 4 + 1
+
+
 def _templates_by_face(wrap: bool) -> tuple[tuple[Template, ...], ...]:
     by_face: list[list[Template]] = [[] for _ in range(FACES)]
     for kind, faces in _all_templates(wrap):
         value = sum(face_number(f) for f in faces)
-        for face in faces:
-            others = tuple(f for f in faces if f != face)
-            by_face[face].append((others, value, kind, faces))
+        places = tuple(INTERNAL[f] for f in faces)
+        for place in places:
+            others = tuple(p for p in places if p != place)
+            by_face[place].append((others, value, kind, places))
     # Bigger templates first: a win is usually found sooner and values are higher.
     return tuple(tuple(sorted(ts, key=lambda t: -len(t[3]))) for ts in by_face)
 
@@ -72,11 +85,46 @@ TEMPLATES: dict[bool, tuple[tuple[Template, ...], ...]] = {
 }
 
 
+def _partners(reach: int, wrap: bool) -> tuple[frozenset[int], ...]:
+    """For each face, the faces that can share a meld with it when ``reach - 1`` wilds fill a gap."""
+    partners = []
+    for face in range(FACES):
+        colour, number = divmod(face, 13)
+        near = {c * 13 + number for c in range(4) if c != colour}
+        for other in range(13):
+            distance = abs(other - number)
+            if wrap:
+                distance = min(distance, 13 - distance)
+            if 0 < distance <= reach:
+                near.add(colour * 13 + other)
+        partners.append(frozenset(near))
+    return tuple(partners)
+
+
+_PARTNERS = {(wilds, wrap): _partners(wilds + 1, wrap) for wilds in range(5) for wrap in (False, True)}
+
+
+def may_meld_all(faces: list[int], wilds: int, wrap: bool) -> bool:
+    """A quick necessary condition for :func:`can_meld_all`: a tile that no other plain tile can
+    join in a meld (even with every wild in the gap) needs a meld of its own with two wilds.
+
+    >>> may_meld_all([0, 1, 30], 0, True), may_meld_all([0, 1, 30], 2, True)
+    (False, True)
+    """
+    partners = _PARTNERS[min(wilds, 4), wrap]
+    present = set(faces)
+    lonely = 0
+    for face in present:
+        if present.isdisjoint(partners[face]):
+            lonely += 1
+    return 2 * lonely <= wilds
+
+
 def encode_counts(faces: Iterable[int], *, wilds: int) -> bytes:
     """The state for the given face indices (repeats allowed) and number of wilds."""
     counts = bytearray(FACES + 1)
     for face in faces:
-        counts[face] += 1
+        counts[INTERNAL[face]] += 1
     counts[WILD_SLOT] = wilds
     return bytes(counts)
 
@@ -128,7 +176,7 @@ def _placement(state: bytes, template: Template) -> Placement:
             wild_at.append(False)
         else:
             wild_at.append(True)
-    return template[2], template[3], tuple(wild_at)
+    return template[2], tuple(EXTERNAL[p] for p in template[3]), tuple(wild_at)
 
 
 def _wild_only(wilds: int) -> list[Placement]:
@@ -205,7 +253,7 @@ def best_melds(state: bytes, wrap: bool) -> tuple[list[Placement], list[int], in
         else:
             work = bytearray(state)
             work[face] -= 1
-            leftover.append(face)
+            leftover.append(EXTERNAL[face])
             state = bytes(work)
 
 
@@ -216,7 +264,7 @@ def _fills(state: bytes, face: int, others: tuple[int, ...]) -> list[tuple[bytes
     """
     start = bytearray(state)
     start[face] -= 1
-    partial = [(start, face_number(face))]
+    partial = [(start, _number(face))]
     for other in others:
         grown = []
         for work, real in partial:
@@ -226,7 +274,7 @@ def _fills(state: bytes, face: int, others: tuple[int, ...]) -> list[tuple[bytes
                 grown.append((with_wild, real))
             if work[other]:
                 work[other] -= 1
-                grown.append((work, real + face_number(other)))
+                grown.append((work, real + _number(other)))
         partial = grown
     return [(bytes(work), real) for work, real in partial]
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal
 
 from companion.rules import _search
@@ -64,6 +65,11 @@ def meld_notation(tiles: Sequence[Tile]) -> str:
     return "[" + ", ".join(t.code for t in tiles) + "]"
 
 
+@lru_cache(maxsize=256)
+def _okey_for(indicator: TileLike) -> Tile:
+    return okey_for(indicator)
+
+
 @dataclass(frozen=True)
 class Wilds:
     """What is wild in one hand: the real copies of the okey, and ``J``.
@@ -76,7 +82,7 @@ class Wilds:
     @classmethod
     def from_indicator(cls, indicator: TileLike | None) -> Wilds:
         """The wilds for an indicator (O3: the okey is one above it, 13 → 1)."""
-        return cls(None if indicator is None else okey_for(indicator))
+        return cls(None if indicator is None else _okey_for(indicator))
 
     def is_wild(self, tile: Tile) -> bool:
         """Whether ``tile`` is wild: an okey copy or a joker."""
@@ -94,18 +100,45 @@ class Wilds:
         return tile
 
     def split(self, tiles: Sequence[Tile]) -> tuple[list[int], list[Tile], dict[int, list[Tile]]]:
-        """The face indices of the plain tiles, the wild tiles, and the tiles behind each face."""
+        """The face indices of the plain tiles, the wild tiles, and the tiles behind each face.
+
+        Raises :class:`ImpossibleHandError` when ``tiles`` hold more copies of a tile than a set has.
+        """
+        okey = self.okey.index if self.okey is not None else -1
+        known = _INDEX_BY_ID.get
+        indices = [known(id(t)) for t in tiles]
+        if None in indices:
+            indices = [tile_index(t) for t in tiles]
+        counts = [0] * 54
         faces: list[int] = []
         wild: list[Tile] = []
         behind: dict[int, list[Tile]] = {}
-        for tile in tiles:
-            if self.is_wild(tile):
+        for index, tile in zip(indices, tiles):
+            counts[index] += 1
+            if index == okey or index == _JOKER_INDEX:
                 wild.append(tile)
-            else:
+                continue
+            if index == _FALSE_OKEY_INDEX:
                 index = self.face(tile).index
-                faces.append(index)
-                behind.setdefault(index, []).append(tile)
+            faces.append(index)
+            if index in behind:
+                behind[index].append(tile)
+            else:
+                behind[index] = [tile]
+        if max(counts) > 2:
+            check_tile_counts(tiles)
         return faces, wild, behind
+
+
+_INDEX_BY_ID = {id(t): t.index for t in map(tile_from_index, range(54))}
+_FALSE_OKEY_INDEX = FALSE_OKEY.index
+_JOKER_INDEX = _FALSE_OKEY_INDEX + 1
+
+
+def tile_index(tile: Tile) -> int:
+    """``tile.index``, fast for the shared tiles that parsing returns."""
+    index = _INDEX_BY_ID.get(id(tile))
+    return tile.index if index is None else index
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Okey 101 openings (H4): the best opening of a rack, its pairs, and the least penalty left.
 
 >>> best_opening("R11 R12 R13 K10 K11 K12 K13 B13 Y13 R1 K2 B3", indicator="B6")
-Opening(108: [R11, R12, R13] [Y13, B13, K13] [K10, K11, K12]; 0 pairs)
+Opening(108: [K10, K11, K12] [R11, R12, R13] [Y13, B13, K13]; 0 pairs)
 >>> best_opening("R5 K1 R7", indicator="K13").value          # the okey K1 fills the gap: R6
 18
 >>> min_leftover_penalty("K1 R1", indicator="K13")          # an okey left in hand counts 101

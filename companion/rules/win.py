@@ -1,7 +1,7 @@
 """Okey win checks (O5): 14 tiles that split into melds or seven pairs; 15 tiles and their discards.
 
 >>> check_win("R1 R2 R3 B5 Y5 K5 R9 R10 R11 R12 K10 K11 K12 Y8", indicator="Y7")   # Y8 is an okey
-WinCheck(melds: [R1, R2, R3, Y8] [R9, R10, R11, R12] [Y5, B5, K5] [K10, K11, K12])
+WinCheck(melds: [R1, R2, R3, Y8] [Y5, B5, K5] [R9, R10, R11, R12] [K10, K11, K12])
 >>> check_win("R1 R1 K3 K3 B5 B5 Y7 Y7 R9 R9 K11 K11 B13 B13", indicator="B6").kind
 'pairs'
 >>> winning_discards("R1 R2 R3 B5 Y5 K5 R9 R10 R11 R12 K10 K11 K12 Y8 B1", indicator="Y7").to_dict()["winning_discards"]
@@ -18,7 +18,7 @@ from companion.rules import _search
 from companion.rules.errors import ImpossibleHandError
 from companion.rules.melds import Meld, Wilds, make_meld, meld_from_placement
 from companion.rules.options import OkeyOptions
-from companion.rules.tiles import Colour, Tile, TileLike, TilesLike, check_tile_counts, tile_from_index, tiles_like
+from companion.rules.tiles import Colour, Tile, TileLike, TilesLike, tile_from_index, tiles_like
 
 __all__ = ["WinCheck", "WinningDiscard", "DiscardCheck", "check_win", "winning_discards", "check_hand"]
 
@@ -95,17 +95,16 @@ def _hand(tiles: TilesLike, size: int, what: str) -> tuple[Tile, ...]:
             f"impossible hand: {len(hand)} tiles given, {what} needs exactly {size} "
             f"(14 to check a finished hand, 15 to find the winning discards)"
         )
-    check_tile_counts(hand)
     return hand
 
 
 def _pairs(faces: list[int], wild: list[Tile], behind: dict[int, list[Tile]], okey_pairs: bool) -> tuple[Meld, ...] | None:
     """Seven pairs: identical faces, a wild completing a single, two wilds if ``okey_pairs``."""
-    pools = {face: list(tiles) for face, tiles in behind.items()}
-    singles = [face for face, tiles in pools.items() if len(tiles) % 2]
-    spare = len(wild) - len(singles)
+    singles = sum(len(tiles) % 2 for tiles in behind.values())
+    spare = len(wild) - singles
     if spare < 0 or spare % 2 or (spare and not okey_pairs):
         return None
+    pools = {face: list(tiles) for face, tiles in behind.items()}
     wild_pool = list(wild)
     melds = []
     for face in sorted(pools):
@@ -130,6 +129,8 @@ def _check(hand: Sequence[Tile], wilds: Wilds, options: OkeyOptions) -> WinCheck
     pairs = _pairs(faces, wild, behind, options.okey_pair_of_okeys)
     if pairs is not None:
         return WinCheck(True, "pairs", pairs, _colour(faces), len(wild))
+    if not _search.may_meld_all(faces, len(wild), options.wrap_13_1):
+        return WinCheck(False, None, (), None, len(wild))
     state = _search.encode_counts(faces, wilds=len(wild))
     placements = _search.meld_all(state, options.wrap_13_1)
     if placements is None:
@@ -156,6 +157,7 @@ def winning_discards(
     """Every discard from 15 tiles that leaves a winning 14 (O5); an okey discard is the double win."""
     hand = _hand(tiles, 15, "a discard search")
     wilds = Wilds.from_indicator(indicator)
+    wilds.split(hand)  # bad tiles and impossible counts are reported for the whole hand
     chosen = options or _DEFAULT
     discards = []
     for tile in sorted(set(hand), key=lambda t: t.index):

@@ -1,0 +1,218 @@
+"""Benchmark the rules engine's searches on seeded hand families, side by side with okey-solver-py.
+
+    .venv/bin/python scripts/bench_rules.py            # the full run (well under 3 minutes)
+    .venv/bin/python scripts/bench_rules.py --quick    # a tenth of the hands
+
+Families (tests/oracle.py): random draws, constructed melds with okeys/false okeys swapped in,
+near misses (one tile changed), seven pairs, and adversarial racks (both okeys and both false
+okeys, duplicated near runs in two colours).  Times are per call, the module caches warm from
+earlier *different* hands as in a running app; "cold" clears every cache before each call.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+import oracle  # noqa: E402  (tests/oracle.py: the seeded hand families)
+
+from companion.rules import _search  # noqa: E402
+from companion.rules.opening import best_opening  # noqa: E402
+from companion.rules.options import Okey101Options, OkeyOptions  # noqa: E402
+from companion.rules.tiles import okey_for, parse_tiles  # noqa: E402
+from companion.rules.win import check_win, winning_discards  # noqa: E402
+
+Hand = tuple[str, str]  # (tiles, indicator)
+
+
+def _family(rng: random.Random, count: int, make: Callable[[random.Random, str], list[str]]) -> list[Hand]:
+    hands = []
+    for _ in range(count):
+        indicator = oracle.random_indicator(rng)
+        hands.append((" ".join(make(rng, indicator)), indicator))
+    return hands
+
+
+def fourteen_families(scale: float) -> dict[str, list[Hand]]:
+    rng = random.Random(14)
+    n = lambda k: max(1, int(k * scale))  # noqa: E731
+    return {
+        "random": _family(rng, n(1000), lambda r, i: oracle.random_hand(r, 14, i)),
+        "winning": _family(rng, n(500), lambda r, i: oracle.constructed_hand(r, 14, i, True, r.randint(0, 2))),
+        "near-miss": _family(
+            rng, n(500), lambda r, i: oracle.near_miss(r, oracle.constructed_hand(r, 14, i, True, 1), i)
+        ),
+        "pairs": _family(rng, n(200), lambda r, i: oracle.pairs_hand(r, i, r.randint(0, 2))),
+        "adversarial": _family(rng, n(300), lambda r, i: oracle.adversarial_hand(r, 14, i)),
+    }
+
+
+def fifteen_families(scale: float) -> dict[str, list[Hand]]:
+    rng = random.Random(15)
+    n = lambda k: max(1, int(k * scale))  # noqa: E731
+    return {
+        "random": _family(rng, n(300), lambda r, i: oracle.random_hand(r, 15, i)),
+        "winning+1": _family(rng, n(200), lambda r, i: _plus_one(r, oracle.constructed_hand(r, 14, i, True, 1), i)),
+        "adversarial": _family(rng, n(200), lambda r, i: oracle.adversarial_hand(r, 15, i)),
+    }
+
+
+def _plus_one(rng: random.Random, hand: list[str], indicator: str) -> list[str]:
+    """``hand`` and one more tile (a set holds two of each)."""
+    while True:
+        extra = rng.choice(oracle.FULL_SET)
+        if (hand + [extra]).count(extra) <= 2 and extra != indicator:
+            return hand + [extra]
+
+
+def rack_families(scale: float) -> dict[str, list[Hand]]:
+    rng = random.Random(22)
+    n = lambda k: max(1, int(k * scale))  # noqa: E731
+    return {
+        "random": _family(rng, n(1000), lambda r, i: oracle.random_hand(r, 22, i)),
+        "melds": _family(rng, n(400), lambda r, i: oracle.constructed_hand(r, 22, i, False, r.randint(0, 2))),
+        "near-miss": _family(
+            rng, n(300), lambda r, i: oracle.near_miss(r, oracle.constructed_hand(r, 22, i, False, 2), i)
+        ),
+        "adversarial": _family(rng, n(400), lambda r, i: oracle.adversarial_hand(r, 22, i)),
+    }
+
+
+def clear_caches() -> None:
+    for cached in (_search.can_meld_all, _search.best_value, _search.best_saving):
+        cached.cache_clear()
+
+
+def time_calls(call: Callable[[str, str], object], hands: Sequence[Hand], cold: bool = False) -> list[float]:
+    """Milliseconds per call (tiles parsed beforehand, as the web layer hands over parsed tiles)."""
+    parsed = [(parse_tiles(tiles), indicator) for tiles, indicator in hands]
+    times = []
+    for tiles, indicator in parsed:
+        if cold:
+            clear_caches()
+        start = time.perf_counter()
+        call(tiles, indicator)  # type: ignore[arg-type]
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+def report(name: str, times: Sequence[float]) -> None:
+    ordered = sorted(times)
+    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+    print(
+        f"  {name:<24} n={len(times):>5}  median {statistics.median(times):8.3f} ms"
+        f"  p99 {p99:8.3f} ms  worst {max(times):8.3f} ms"
+    )
+
+
+def _okey_solver() -> tuple[Callable[[str, str], int], float] | None:
+    try:
+        from okey_solver import OkeyMeta, TileColor, create_standard_okey_solver
+        from okey_solver import Tile as SolverTile
+    except ImportError:
+        return None
+    colours = {"R": TileColor.RED, "Y": TileColor.YELLOW, "B": TileColor.BLUE, "K": TileColor.BLACK}
+    engine = create_standard_okey_solver()
+
+    def best_score(tiles: str, indicator: str) -> int:
+        okey = okey_for(indicator)
+        seen: dict[str, int] = {}
+        converted = []
+        for code in tiles.split():
+            seen[code] = seen.get(code, 0) + 1
+            if code == "F":
+                converted.append(SolverTile(id=f"F_{seen[code]}", color=TileColor.JOKER, value=0))
+            else:
+                converted.append(SolverTile(id=f"{code}_{seen[code]}", color=colours[code[0]], value=int(code[1:])))
+        meta = OkeyMeta(color=colours[okey.code[0]], value=okey.number)
+        arrangement = engine.find_best_arrangement(converted, meta)
+        return sum(m.score for m in arrangement.melds)
+
+    return best_score, 0.0
+
+
+def compare_with_okey_solver(hands: Sequence[Hand], label: str) -> None:
+    """Best arrangement value (Okey rules: 12-13-1 allowed) against okey-solver-py's backtracking."""
+    solver = _okey_solver()
+    if solver is None:
+        print("  okey-solver-py is not installed (pip install '.[bench]'): comparison skipped")
+        return
+    best_score, _ = solver
+    ours: list[float] = []
+    theirs: list[float] = []
+    agree = 0
+    differ: list[str] = []
+    options = Okey101Options(wrap_13_1=True)
+    for tiles, indicator in hands:
+        start = time.perf_counter()
+        value = best_opening(parse_tiles(tiles), indicator=indicator, options=options).value
+        ours.append((time.perf_counter() - start) * 1000)
+        start = time.perf_counter()
+        their_value = best_score(tiles, indicator)
+        theirs.append((time.perf_counter() - start) * 1000)
+        if value == their_value:
+            agree += 1
+        elif len(differ) < 3:
+            differ.append(f"{tiles} / indicator {indicator}: ours {value}, theirs {their_value}")
+    ratio = statistics.median(theirs) / statistics.median(ours)
+    print(f"  {label}: agreement {agree}/{len(hands)}; median ours {statistics.median(ours):.3f} ms, "
+          f"okey-solver-py {statistics.median(theirs):.3f} ms (x{ratio:.0f}); worst ours {max(ours):.2f} ms, "
+          f"theirs {max(theirs):.2f} ms")
+    for line in differ:
+        print(f"    differs: {line}")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a tenth of the hands")
+    args = parser.parse_args(argv)
+    scale = 0.1 if args.quick else 1.0
+    okey = OkeyOptions()
+    began = time.perf_counter()
+
+    print("check_win (14 tiles, okey rules)")
+    all_fourteen: list[float] = []
+    for name, hands in fourteen_families(scale).items():
+        times = time_calls(lambda t, i: check_win(t, indicator=i, options=okey), hands)
+        all_fourteen += times
+        report(name, times)
+    report("all", all_fourteen)
+
+    print("winning_discards (15 tiles)")
+    all_fifteen: list[float] = []
+    for name, hands in fifteen_families(scale).items():
+        times = time_calls(lambda t, i: winning_discards(t, indicator=i, options=okey), hands)
+        all_fifteen += times
+        report(name, times)
+    report("all", all_fifteen)
+
+    print("best_opening (22 tiles, 101 rules)")
+    racks = rack_families(scale)
+    all_racks: list[float] = []
+    for name, hands in racks.items():
+        times = time_calls(lambda t, i: best_opening(t, indicator=i), hands)
+        all_racks += times
+        report(name, times)
+    report("all", all_racks)
+    cold_hands = [hand for hands in racks.values() for hand in hands[: max(1, len(hands) // 4)]]
+    report("all, cold caches", time_calls(lambda t, i: best_opening(t, indicator=i), cold_hands, cold=True))
+
+    print("okey-solver-py 0.6 (find_best_arrangement, backtracking) vs best_opening with 12-13-1")
+    rng = random.Random(99)
+    fourteen = [h for hands in fourteen_families(scale * 0.2).values() for h in hands]
+    compare_with_okey_solver(rng.sample(fourteen, min(len(fourteen), 200)), "14 tiles")
+    twenty_two = [h for hands in rack_families(scale * 0.05).values() for h in hands]
+    compare_with_okey_solver(twenty_two, "22 tiles")
+    print(f"total {time.perf_counter() - began:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
