@@ -10,8 +10,10 @@ A template position is filled with the real tile when the state has one, else wi
 greedy choice is safe whenever tiles may be exchanged for wilds at no cost (a wild can stand where
 the real tile stood), which holds for "split all tiles into melds" and for "most face value".
 
-Results are memoised per state in bounded module-level caches; states are canonical, so different
-hands share sub-results.
+Results are memoised per state in module-level dicts, emptied when they pass ``CACHE_LIMIT``
+entries; states are canonical, so different hands share sub-results.  Plain dicts of bytes → int
+are invisible to the garbage collector (an ``lru_cache`` of this size made full collections take
+hundreds of milliseconds).
 
 >>> state = encode_counts([0, 1, 2], wilds=0)      # R1 R2 R3
 >>> can_meld_all(state, True)
@@ -23,9 +25,8 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
 from itertools import combinations
-from typing import Literal
+from typing import Literal, TypeVar
 
 FACES = 52
 WILD_SLOT = 52
@@ -33,7 +34,24 @@ MeldKind = Literal["set", "run"]
 Template = tuple[tuple[int, ...], int, MeldKind, tuple[int, ...]]
 """(the other faces, the value of the whole template, its kind, all faces in laid order)."""
 
-_CACHE_SIZE = 1 << 18
+_Result = TypeVar("_Result", bool, int)
+CACHE_LIMIT = 1 << 18
+_MELD_ALL: dict[bool, dict[bytes, bool]] = {False: {}, True: {}}
+_BEST_VALUE: dict[bool, dict[bytes, int]] = {False: {}, True: {}}
+_BEST_SAVING: dict[tuple[bool, int], dict[bytes, int]] = {}
+
+
+def clear_caches() -> None:
+    """Forget every memoised state (for cold-cache measurements)."""
+    for caches in (_MELD_ALL, _BEST_VALUE, _BEST_SAVING):
+        for cache in caches.values():
+            cache.clear()
+
+
+def _bounded(cache: dict[bytes, _Result]) -> dict[bytes, _Result]:
+    if len(cache) > CACHE_LIMIT:
+        cache.clear()
+    return cache
 
 
 def face_number(face: int) -> int:
@@ -147,20 +165,30 @@ def _fill(state: bytes, face: int, others: tuple[int, ...]) -> tuple[bytearray, 
     return work, need
 
 
-@lru_cache(maxsize=_CACHE_SIZE)
 def can_meld_all(state: bytes, wrap: bool) -> bool:
     """Whether every tile of ``state`` (wilds included) splits into sets and runs."""
+    return _can_meld_all(state, TEMPLATES[wrap], _bounded(_MELD_ALL[wrap]))
+
+
+def _can_meld_all(state: bytes, templates: tuple[tuple[Template, ...], ...], cache: dict[bytes, bool]) -> bool:
+    known = cache.get(state)
+    if known is not None:
+        return known
     face = _lowest(state)
     wilds = state[WILD_SLOT]
+    result = False
     if face >= FACES:
-        return wilds == 0 or wilds >= 3
-    for others, _value, _kind, _faces in TEMPLATES[wrap][face]:
-        work, need = _fill(state, face, others)
-        if need <= wilds:
-            work[WILD_SLOT] = wilds - need
-            if can_meld_all(bytes(work), wrap):
-                return True
-    return False
+        result = wilds == 0 or wilds >= 3
+    else:
+        for others, _value, _kind, _faces in templates[face]:
+            work, need = _fill(state, face, others)
+            if need <= wilds:
+                work[WILD_SLOT] = wilds - need
+                if _can_meld_all(bytes(work), templates, cache):
+                    result = True
+                    break
+    cache[state] = result
+    return result
 
 
 Placement = tuple[MeldKind, tuple[int, ...], tuple[bool, ...]]
@@ -211,23 +239,31 @@ def _wild_only_value(wilds: int) -> int:
     return 13 * wilds if wilds >= 3 else 0
 
 
-@lru_cache(maxsize=_CACHE_SIZE)
 def best_value(state: bytes, wrap: bool) -> int:
     """The most face value that disjoint melds from ``state`` can hold (a wild counts as its face)."""
+    return _best_value(state, TEMPLATES[wrap], _bounded(_BEST_VALUE[wrap]))
+
+
+def _best_value(state: bytes, templates: tuple[tuple[Template, ...], ...], cache: dict[bytes, int]) -> int:
+    known = cache.get(state)
+    if known is not None:
+        return known
     face = _lowest(state)
     wilds = state[WILD_SLOT]
     if face >= FACES:
-        return _wild_only_value(wilds)
-    work = bytearray(state)
-    work[face] -= 1
-    best = best_value(bytes(work), wrap)
-    for others, value, _kind, _faces in TEMPLATES[wrap][face]:
-        work, need = _fill(state, face, others)
-        if need <= wilds:
-            work[WILD_SLOT] = wilds - need
-            total = value + best_value(bytes(work), wrap)
-            if total > best:
-                best = total
+        best = _wild_only_value(wilds)
+    else:
+        work = bytearray(state)
+        work[face] -= 1
+        best = _best_value(bytes(work), templates, cache)
+        for others, value, _kind, _faces in templates[face]:
+            work, need = _fill(state, face, others)
+            if need <= wilds:
+                work[WILD_SLOT] = wilds - need
+                total = value + _best_value(bytes(work), templates, cache)
+                if total > best:
+                    best = total
+    cache[state] = best
     return best
 
 
@@ -279,24 +315,35 @@ def _fills(state: bytes, face: int, others: tuple[int, ...]) -> list[tuple[bytes
     return [(bytes(work), real) for work, real in partial]
 
 
-@lru_cache(maxsize=_CACHE_SIZE)
 def best_saving(state: bytes, wrap: bool, wild_worth: int) -> int:
     """The most that melds can take out of a rack: real faces at face value, each wild at ``wild_worth``.
 
     Unlike :func:`best_value`, a wild may stand where a real tile is present: keeping a real 3 and
     melding the okey saves more than the other way round.
     """
+    cache = _bounded(_BEST_SAVING.setdefault((wrap, wild_worth), {}))
+    return _best_saving(state, TEMPLATES[wrap], wild_worth, cache)
+
+
+def _best_saving(
+    state: bytes, templates: tuple[tuple[Template, ...], ...], wild_worth: int, cache: dict[bytes, int]
+) -> int:
+    known = cache.get(state)
+    if known is not None:
+        return known
     face = _lowest(state)
     wilds = state[WILD_SLOT]
     if face >= FACES:
-        return wild_worth * wilds if wilds >= 3 else 0
-    work = bytearray(state)
-    work[face] -= 1
-    best = best_saving(bytes(work), wrap, wild_worth)
-    for others, _value, _kind, _faces in TEMPLATES[wrap][face]:
-        for rest, real in _fills(state, face, others):
-            wilds_used = wilds - rest[WILD_SLOT]
-            saving = real + wild_worth * wilds_used + best_saving(rest, wrap, wild_worth)
-            if saving > best:
-                best = saving
+        best = wild_worth * wilds if wilds >= 3 else 0
+    else:
+        work = bytearray(state)
+        work[face] -= 1
+        best = _best_saving(bytes(work), templates, wild_worth, cache)
+        for others, _value, _kind, _faces in templates[face]:
+            for rest, real in _fills(state, face, others):
+                wilds_used = wilds - rest[WILD_SLOT]
+                saving = real + wild_worth * wilds_used + _best_saving(rest, templates, wild_worth, cache)
+                if saving > best:
+                    best = saving
+    cache[state] = best
     return best
