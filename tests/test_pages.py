@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import re
+import sys
+import types
 from html import unescape
 from dataclasses import dataclass, field
 
@@ -178,7 +180,7 @@ def test_version_poll_is_empty_until_something_changes(editor: FlaskClient, stor
 
 def test_print_view_and_big_screen(client: FlaskClient, okey_table: str) -> None:
     assert "Score sheet" in client.get(f"/t/{okey_table}/sheet").text
-    assert 'class="tv"' in client.get(f"/t/{okey_table}?tv=1").text
+    assert '<html lang="en" class="tv">' in client.get(f"/t/{okey_table}?tv=1").text
 
 
 # -- the deal assistant (O2, O3) -------------------------------------------------------------------
@@ -479,3 +481,18 @@ def test_serve_banner_and_lan_addresses() -> None:
     out = io.StringIO()
     print_banner(lan_urls(["10.0.0.7"], 8000), out)
     assert "http://10.0.0.7:8000/" in out.getvalue() and "█" in out.getvalue() or "▀" in out.getvalue()
+
+
+def test_photo_without_recognition_models_falls_back_to_tapping(
+    editor: FlaskClient, app: Flask, okey_table: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class Unloadable:
+        @staticmethod
+        def default() -> None:
+            raise RuntimeError("Load model models/detector.onnx failed. File doesn't exist")
+
+    monkeypatch.setitem(sys.modules, "vision", types.SimpleNamespace(Recognizer=Unloadable))
+    response = post(editor, f"/t/{okey_table}/photo", {"photo": (io.BytesIO(b"photo"), "r.jpg", "image/jpeg")},
+                    content_type="multipart/form-data")
+    assert response.status_code == 422 and "tap the tiles instead" in response.text
+    assert "recognizer" not in app.extensions

@@ -266,13 +266,16 @@ def opening(table_id: str) -> Response:
 
 
 def recognizer() -> Any:
-    """The tile recogniser, created once per app on first use (``None`` when vision is not installed)."""
+    """The tile recogniser, created once per app on first use; ``None`` while it cannot load (vision or
+    its model files missing), so the page falls back to tapping tiles."""
     if "recognizer" not in current_app.extensions:
         try:
             from vision import Recognizer
-        except ImportError:
+
+            current_app.extensions["recognizer"] = Recognizer.default()
+        except Exception as error:  # an ONNX load failure has no narrower base class
+            current_app.logger.warning("photo recognition unavailable: %s", error)
             return None
-        current_app.extensions["recognizer"] = Recognizer.default()
     return current_app.extensions["recognizer"]
 
 
@@ -300,7 +303,7 @@ def photo(table_id: str) -> Response:
     engine = recognizer()
     if engine is None:
         return render("photo.html", block="result", status=422,
-                      error=_("Photo recognition is not installed here: tap the tiles instead."), **context)
+                      error=_("Photo recognition is not available here: tap the tiles instead."), **context)
     data = upload.read()
     try:
         recognition = engine.recognize(data)
