@@ -83,22 +83,33 @@ def test_new_table_records_players_options_and_pin(client: FlaskClient, store: T
     _session(client)
     response = post(client, "/new", {
         "game": "okey101", "player0": "Ayşe", "player1": "Bora", "player2": "Cem", "player3": "",
-        "pin": "0427", "profile": "reference", "opt_hands": "5", "opt_multipliers": "on", "first_dealer": "1",
+        "pin": "0427", "profile": "no_doublings", "opt_hands": "5", "opt_multipliers": "on", "first_dealer": "1",
+        "options_shown": "1", "opt_wrap_13_1": "on",
     })
     assert response.status_code == 303
     table_id = response.headers["Location"].rsplit("/", 1)[1]
     state = store.get(table_id)
     assert state.players == ("Ayşe", "Bora", "Cem")
-    assert state.options.hands == 5 and state.options.multipliers and not state.options.partners
+    assert state.options.hands == 5 and state.options.multipliers and state.options.wrap_13_1
+    assert not state.options.partners and not state.options.opening_ratchet, "unchecked boxes are off"
     assert state.dealer == 1
     assert store.check_pin(table_id, "0427")
     assert "Scorekeeper" in client.get(f"/t/{table_id}").text, "the creator keeps the score"
+
+
+def test_new_table_without_the_rules_fieldset_keeps_the_profile(client: FlaskClient, store: TableStore) -> None:
+    _session(client)
+    response = post(client, "/new", {"game": "okey", "profile": "kahvehane", "player0": "A", "player1": "B",
+                                     "pin": "1111"})
+    options = store.get(response.headers["Location"].rsplit("/", 1)[1]).options
+    assert options.wrap_13_1 and options.pairs_and_okey_discard == 8 and options.colour_hand == "any"
 
 
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
         ({"player0": "Ali", "player1": "", "pin": "1234"}, "at least two player names"),
+        ({"player0": "Ali", "player1": "Can", "pin": "1234", "first_dealer": "2"}, "The first dealer must be"),
         ({"player0": "Ali", "player1": "ali", "pin": "1234"}, "same name"),
         ({"player0": "Ali", "player1": "Can", "pin": "12a4"}, "exactly 4 digits"),
         ({"player0": "Ali", "player1": "Can", "pin": "1234", "opt_start_points": "lots"}, "whole number"),

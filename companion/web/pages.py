@@ -15,7 +15,7 @@ from flask_babel import gettext as _
 from companion.rules.options import PROFILES, normalise_game, option_choices, options_for, options_to_dict
 from companion.web import i18n
 from companion.web.api import get_store, remember_pin
-from companion.web.views_base import csrf_token, form_text, html_blueprint, render
+from companion.web.views_base import csrf_token, form_int, form_text, html_blueprint, render
 from companion.web.views_text import GAME_LABELS, PROFILE_LABELS, event_label, explain, option_rows, penalty_reason
 
 bp = html_blueprint("pages", __name__)
@@ -67,11 +67,13 @@ def new_table_options() -> Response:
 
 
 def _submitted_options(game: str) -> dict[str, Any]:
-    """The option fields of the form: unchecked boxes are ``False``, blank numbers keep the profile's value."""
+    """The option fields of the form: unchecked boxes are ``False`` (when the rules were on the form at all),
+    blank fields keep the profile's value."""
+    shown = "options_shown" in request.form
     values: dict[str, Any] = {}
     for name, kind in option_choices(game).items():
         field = f"opt_{name}"
-        if kind is bool:
+        if kind is bool and shown:
             values[name] = field in request.form
         elif form_text(field):
             values[name] = form_text(field)
@@ -101,9 +103,7 @@ def new_table() -> Response:
         pin = form_text("pin")
         if len(pin) != 4 or not pin.isdigit():
             raise ValueError(_("The PIN must be exactly 4 digits, for example 0427."))
-        first_dealer = int(form_text("first_dealer", "0") or 0)
-        if not 0 <= first_dealer < len(players):
-            first_dealer = 0
+        first_dealer = form_int("first_dealer", _("The first dealer"), low=0, high=len(players) - 1, default=0)
         table_id = get_store().create_table(
             game=game, players=players, pin=pin, options=options, profile=profile,
             first_dealer=first_dealer, name=form_text("name") or None,

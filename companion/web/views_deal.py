@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from typing import Any
 
 from flask import Response, current_app, redirect, request, url_for
 from flask_babel import gettext as _
 
-from companion.rules.deal import STACKS, DealPlan
+from companion.rules.deal import DealPlan
 from companion.rules.tiles import parse_tiles
 from companion.web.api import get_store
 from companion.web.views_base import form_int, form_text, html_blueprint, render
@@ -65,7 +66,6 @@ def stack_layout(plan: DealPlan) -> list[dict[str, Any]]:
                 "letter": stack.letter,
                 "chosen": stack.index == plan.chosen_stack,
                 "takers": takers.get(stack.index, []),
-                "index": stack.index,
             })
     return layout
 
@@ -81,7 +81,6 @@ def _context(table_id: str, **extra: Any) -> dict[str, Any]:
         "seat_points": seat_positions(len(state.players)),
         "seat_colours": SEAT_COLOURS,
         "die_face": die_face,
-        "stack_count": STACKS,
     }
     context.update(extra)
     return context
@@ -94,18 +93,19 @@ def show(table_id: str) -> Response:
     return render("deal.html", **_context(table_id))
 
 
-def _back(table_id: str) -> Response:
-    return redirect(url_for("deal.show", table_id=table_id.upper()) + "#step", 303)
-
-
-def _with_errors(table_id: str, action: Any) -> Response:
+def _act(table_id: str, action: Callable[[], None], done: str) -> Response:
+    """Run ``action`` for the scorekeeper, then go to ``done``; bad input re-shows the assistant with why."""
     if (denied := require_editor(table_id)) is not None:
         return denied
     try:
         action()
     except ValueError as error:
         return render("deal.html", status=422, error=str(error), **_context(table_id))
-    return _back(table_id)
+    return redirect(done, 303)
+
+
+def _next_step(table_id: str) -> str:
+    return url_for("deal.show", table_id=table_id.upper()) + "#step"
 
 
 @bp.post("/<table_id>/deal")
@@ -122,7 +122,7 @@ def roll(table_id: str) -> Response:
             second = form_int("die2", _("The second die"), low=1, high=6)
             record(table_id, {"type": "deal", "dice": [first, second]})
 
-    return _with_errors(table_id, action)
+    return _act(table_id, action, _next_step(table_id))
 
 
 @bp.post("/<table_id>/deal/reroll")
@@ -133,7 +133,7 @@ def reroll(table_id: str) -> Response:
         die = dice_rng().randint(1, 6) if "roll" in request.form else form_int("die", _("The die"), low=1, high=6)
         record(table_id, {"type": "reroll", "die": die})
 
-    return _with_errors(table_id, action)
+    return _act(table_id, action, _next_step(table_id))
 
 
 @bp.post("/<table_id>/deal/indicator")
@@ -146,7 +146,4 @@ def indicator(table_id: str) -> Response:
             raise ValueError(_("Enter exactly one tile as the indicator, for example R4 (you entered %(n)d).", n=len(tiles)))
         record(table_id, {"type": "indicator", "tile": tiles[0].code})
 
-    response = _with_errors(table_id, action)
-    if response.status_code == 303:
-        return redirect(url_for("table.show", table_id=table_id.upper()), 303)
-    return response
+    return _act(table_id, action, url_for("table.show", table_id=table_id.upper()))

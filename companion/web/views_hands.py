@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from flask import Response, current_app, redirect, request, url_for
 from flask_babel import gettext as _
@@ -67,10 +67,9 @@ def _okey_hand(state: TableState) -> dict[str, Any]:
 
 def _okey_verdict(state: TableState) -> dict[str, Any]:
     hand = _okey_hand(state)
-    assert isinstance(state.options, OkeyOptions)  # the route is for Okey tables only
-    score = score_okey_hand({**hand, "players": len(state.players), "gosterme": list(state.deal.gosterme)},
-                            state.options)
-    win = check_win(hand["tiles"], indicator=hand["indicator"], options=state.options)
+    options = cast(OkeyOptions, state.options)  # _okey_only checked the game
+    score = score_okey_hand({**hand, "players": len(state.players), "gosterme": list(state.deal.gosterme)}, options)
+    win = check_win(hand["tiles"], indicator=hand["indicator"], options=options)
     return {"hand": hand, "score": score, "win": win}
 
 
@@ -160,9 +159,9 @@ def _rack_sums(hand: dict[str, Any]) -> list[int | None]:
 
 def _okey101_verdict(state: TableState) -> dict[str, Any]:
     hand = _okey101_hand(state)
-    assert isinstance(state.options, Okey101Options)  # the route is for 101 tables only
+    options = cast(Okey101Options, state.options)  # _okey101_only checked the game
     pending = [{"player": p.player, "reason": p.reason} for p in state.deal.penalties]
-    score = score_okey101_hand({**hand, "penalties": pending}, state.options)
+    score = score_okey101_hand({**hand, "penalties": pending}, options)
     return {"hand": hand, "score": score, "sums": _rack_sums(hand)}
 
 
