@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from companion.rules import _search
 from companion.rules.errors import ImpossibleHandError, InvalidTileError
@@ -42,7 +42,6 @@ from companion.rules.tiles import (
     okey_for,
     parse_tile,
     tile_from_index,
-    tile_like,
     tiles_like,
 )
 
@@ -106,9 +105,8 @@ class Wilds:
         """
         okey = self.okey.index if self.okey is not None else -1
         known = _INDEX_BY_ID.get
-        indices = [known(id(t)) for t in tiles]
-        if None in indices:
-            indices = [tile_index(t) for t in tiles]
+        found = [known(id(t)) for t in tiles]
+        indices = [tile_index(t) for t in tiles] if None in found else cast(list[int], found)
         counts = [0] * 54
         faces: list[int] = []
         wild: list[Tile] = []
@@ -130,6 +128,8 @@ class Wilds:
         return faces, wild, behind
 
 
+# Parsing hands out one shared object per tile, so its id finds its index without hashing the
+# dataclass (a Python-level hash of the colour enum): a third of a 14-tile check otherwise.
 _INDEX_BY_ID = {id(t): t.index for t in map(tile_from_index, range(54))}
 _FALSE_OKEY_INDEX = FALSE_OKEY.index
 _JOKER_INDEX = _FALSE_OKEY_INDEX + 1
@@ -292,7 +292,7 @@ def check_laid_meld(tiles: TilesLike, *, indicator: TileLike | None, wrap_13_1: 
 def _check_pair(laid: Sequence[Tile], faces: Sequence[Tile | None]) -> MeldVerdict:
     plain = [f for f in faces if f is not None]
     if len(plain) == 2 and plain[0] != plain[1]:
-        return _illegal("pair", laid, "a pair is two identical tiles, O5")
+        return _illegal("pair", laid, "a pair is two identical tiles (O5); a meld has at least 3 (O4)")
     face = plain[0] if plain else Tile(COLOURS[0], 13)
     meld = make_meld("pair", [face, face], laid)
     return MeldVerdict(True, meld.value, f"legal pair worth {meld.value}", meld)
@@ -311,7 +311,7 @@ def find_meld(tiles: TilesLike, *, indicator: TileLike | None, wrap_13_1: bool) 
     faces, wild, behind = wilds.split(hand)
     if len(hand) < 3:
         return None
-    candidates: list[tuple[str, list[Tile]]] = []
+    candidates: list[tuple[Literal["set", "run"], list[Tile]]] = []
     if len(hand) <= 4:
         numbers = {tile_from_index(f).number for f in faces} or {13}
         for number in numbers:
@@ -330,7 +330,7 @@ def find_meld(tiles: TilesLike, *, indicator: TileLike | None, wrap_13_1: bool) 
 
 
 def _fit(
-    kind: str, targets: list[Tile], faces: list[int], wild: list[Tile], behind: dict[int, list[Tile]]
+    kind: Literal["set", "run"], targets: list[Tile], faces: list[int], wild: list[Tile], behind: dict[int, list[Tile]]
 ) -> Meld | None:
     """Lay the plain tiles on the ``targets`` they match and wilds on the rest, if they fit exactly."""
     if kind == "set":
@@ -346,7 +346,7 @@ def _fit(
     pools = {face: list(tiles) for face, tiles in behind.items()}
     spare_wilds = list(wild)
     laid = [pools[t.index].pop() if pools.get(t.index) else spare_wilds.pop() for t in targets]
-    return make_meld("set" if kind == "set" else "run", targets, laid)
+    return make_meld(kind, targets, laid)
 
 
 @dataclass(frozen=True)
@@ -374,6 +374,14 @@ def _laid_melds(melds: str | Sequence[TilesLike]) -> list[tuple[Tile, ...]]:
     return [tiles_like(meld) for meld in melds]
 
 
+def _opening_verdict(meld: tuple[Tile, ...], indicator: TileLike, options: Okey101Options) -> MeldVerdict:
+    verdict = check_laid_meld(meld, indicator=indicator, wrap_13_1=options.wrap_13_1)
+    wilds = Wilds.from_indicator(indicator)
+    if len(meld) == 2 and all(wilds.is_wild(t) for t in meld) and not options.okey_pair_of_okeys:
+        return _illegal("pair", meld, "two okeys are no pair here (okey_pair_of_okeys is off, H4)")
+    return verdict
+
+
 def check_laid_opening(
     melds: str | Sequence[TilesLike], *, indicator: TileLike, options: Okey101Options | None = None
 ) -> OpeningCheck:
@@ -391,7 +399,7 @@ def check_laid_opening(
     if not laid:
         raise ImpossibleHandError(f"impossible opening {melds!r}: no melds given; separate melds with '|'")
     check_tile_counts([t for meld in laid for t in meld])
-    verdicts = tuple(check_laid_meld(m, indicator=indicator, wrap_13_1=chosen.wrap_13_1) for m in laid)
+    verdicts = tuple(_opening_verdict(m, indicator, chosen) for m in laid)
     total = sum(v.value for v in verdicts)
     invalid = [v for v in verdicts if not v.valid]
     pairs = [v for v in verdicts if v.meld is not None and v.meld.kind == "pair"]
