@@ -48,16 +48,16 @@ def _hands(seed: int, count: int, make: Family, max_wilds: int) -> Iterator[tupl
             yield " ".join(hand), indicator, wrap, faces, wilds
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_O5_check_win_matches_oracle(seed: int) -> None:
+@pytest.mark.parametrize(("seed", "max_wilds", "count"), [(0, 1, 500), (1, 1, 500), (2, 1, 500), (3, 2, 80), (4, 2, 80)])
+def test_O5_check_win_matches_oracle(seed: int, max_wilds: int, count: int) -> None:
     winners = 0
-    for hand, indicator, wrap, faces, wilds in _hands(seed, 110, _fourteen, 2):
+    for hand, indicator, wrap, faces, wilds in _hands(seed, count, _fourteen, max_wilds):
         pairs_of_okeys = wilds != 2 or seed % 2 == 0
         options = OkeyOptions(wrap_13_1=wrap, okey_pair_of_okeys=pairs_of_okeys)
         expected = oracle.wins(faces, wilds, wrap, pairs_of_okeys)
         assert check_win(hand, indicator=indicator, options=options).winning == expected, (hand, indicator, wrap)
         winners += expected
-    assert winners > 30  # the families really do produce wins
+    assert winners > 20  # the families really do produce wins
 
 
 def test_O5_winning_discards_match_oracle() -> None:
@@ -66,7 +66,7 @@ def test_O5_winning_discards_match_oracle() -> None:
         extra = oracle.near_miss(rng, hand, indicator)[: 1]
         return hand + extra if (hand + extra).count(extra[0]) <= 2 else hand + ["F"]
 
-    for hand, indicator, wrap, _faces, _wilds in _hands(10, 60, fifteen, 1):
+    for hand, indicator, wrap, _faces, _wilds in _hands(10, 40, fifteen, 1):
         tiles = parse_tiles(hand)
         if sum(1 for t in tiles if t.is_false_okey) > 2:
             continue
@@ -118,7 +118,7 @@ def test_H4_max_pairs_match_oracle(max_wilds: int) -> None:
 
 
 def test_H6_min_leftover_penalty_matches_oracle() -> None:
-    for hand, indicator, wrap, faces, wilds in _hands(77, 20, _rack(7), 2):
+    for hand, indicator, wrap, faces, wilds in _hands(77, 15, _rack(7), 2):
         total = sum(n for _, n in faces) + 101 * wilds
         expected = total - oracle.best_saving(faces, wilds, wrap, 101)
         assert min_leftover_penalty(hand, indicator=indicator, wrap_13_1=wrap) == expected, (hand, indicator)
