@@ -507,3 +507,16 @@ def test_photo_without_recognition_models_falls_back_to_tapping(
                     content_type="multipart/form-data")
     assert response.status_code == 422 and "tap the tiles instead" in response.text
     assert "recognizer" not in app.extensions
+
+
+def test_O6_match_end_announces_winners_and_losers(editor: FlaskClient, store: TableStore) -> None:
+    table = store.create_table(game="okey", players=PLAYERS, pin="1234", options={"start_points": 4})
+    _session(editor, table)
+    for _ in range(2):
+        post(editor, f"/t/{table}/deal/indicator", {"indicator": "R4"})
+        post(editor, f"/t/{table}/win", {"winner": "0", "tiles": WIN_TILES, "discard": "R5"})
+    state = store.get(table)
+    assert state.finished
+    page = text(editor.get(f"/t/{table}").text)
+    assert f"Match over. Winners: {', '.join(state.players[s] for s in state.winners)}" in page
+    assert "Losers:" in page and "Declare a win" not in page
