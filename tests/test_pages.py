@@ -520,3 +520,16 @@ def test_O6_match_end_announces_winners_and_losers(editor: FlaskClient, store: T
     page = text(editor.get(f"/t/{table}").text)
     assert f"Match over. Winners: {', '.join(state.players[s] for s in state.winners)}" in page
     assert "Losers:" in page and "Declare a win" not in page
+
+
+def test_new_table_can_reuse_an_earlier_tables_rules(client: FlaskClient, store: TableStore) -> None:
+    earlier = store.create_table(game="okey101", players=PLAYERS, pin="1234", name="Kadıköy",
+                                 options={"hands": 7, "multipliers": False})
+    fieldset = client.get(f"/new/options?game=okey101&profile=table:{earlier}", headers={"HX-Request": "true"}).text
+    assert f'value="table:{earlier}" selected' in fieldset and "Rules of “Kadıköy”" in fieldset
+    assert '<option value="7" selected>7</option>' in fieldset, "the earlier table's 7 hands"
+    _session(client)
+    response = post(client, "/new", {"game": "okey101", "profile": f"table:{earlier}", "player0": "A",
+                                     "player1": "B", "pin": "2222"})
+    options = store.get(response.headers["Location"].rsplit("/", 1)[1]).options
+    assert options.hands == 7 and not options.multipliers

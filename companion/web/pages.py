@@ -26,16 +26,38 @@ MAX_NAME = 24
 LANG_COOKIE_AGE = 365 * 24 * 3600
 
 
+TABLE_PROFILE = "table:"
+"""Profile values that start a table with the house rules of an earlier table (``table:K7P2Q``)."""
+
+
+def _profile_options(game: str, profile: str) -> tuple[str, dict[str, Any]]:
+    """The profile the store records and the option values it stands for.
+
+    A named profile of the game stands for itself; ``table:<id>`` for that earlier table's rules (the new
+    table records them as overrides of the reference rules); anything else for the reference rules.
+    """
+    if profile in PROFILES[game]:
+        return profile, options_to_dict(options_for(game, profile=profile))
+    if profile.startswith(TABLE_PROFILE):
+        try:
+            earlier = get_store().get(profile.removeprefix(TABLE_PROFILE))
+        except LookupError:
+            earlier = None
+        if earlier is not None and earlier.game == game:
+            return "reference", earlier.options_dict
+    return "reference", options_to_dict(options_for(game))
+
+
 def _options_context(game: str, profile: str, values: dict[str, Any] | None = None) -> dict[str, Any]:
     game = normalise_game(game)
-    if profile not in PROFILES[game]:
-        profile = "reference"
-    current = options_to_dict(options_for(game, profile=profile))
+    current = _profile_options(game, profile)[1]
     current.update(values or {})
+    earlier = [(f"{TABLE_PROFILE}{t.id}", _("Rules of “%(name)s”", name=t.name))
+               for t in get_store().list_tables() if t.game == game]
     return {
         "game": game,
         "profile": profile,
-        "profiles": [(name, PROFILE_LABELS.get(name, name)) for name in PROFILES[game]],
+        "profiles": [(name, PROFILE_LABELS.get(name, name)) for name in PROFILES[game]] + earlier,
         "option_rows": option_rows(option_choices(game), current),
     }
 
@@ -96,8 +118,11 @@ def _players() -> list[str]:
 @bp.post("/new")
 def new_table() -> Response:
     game = normalise_game(form_text("game", "okey"))
-    profile = form_text("profile", "reference")
+    chosen = form_text("profile", "reference")
+    profile, profile_values = _profile_options(game, chosen)
     options = _submitted_options(game)
+    if profile == "reference" and chosen.startswith(TABLE_PROFILE):
+        options = {**profile_values, **options}
     try:
         players = _players()
         pin = form_text("pin")
@@ -109,7 +134,7 @@ def new_table() -> Response:
             first_dealer=first_dealer, name=form_text("name") or None,
         )
     except ValueError as error:
-        context = _home_context(error=str(error), form=request.form, **_options_context(game, profile, options))
+        context = _home_context(error=str(error), form=request.form, **_options_context(game, chosen, options))
         return render("home.html", status=422, **context)
     remember_pin(table_id)
     return redirect(url_for("table.show", table_id=table_id), 303)
