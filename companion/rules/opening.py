@@ -17,7 +17,7 @@ from typing import Any
 from companion.rules import _search
 from companion.rules.melds import Meld, Wilds, meld_from_placement
 from companion.rules.options import Okey101Options
-from companion.rules.tiles import Tile, TileLike, TilesLike, check_tile_counts, tiles_like
+from companion.rules.tiles import Tile, TileLike, TilesLike, tiles_like
 
 __all__ = ["Opening", "best_opening", "max_pairs", "min_leftover_penalty"]
 
@@ -56,12 +56,6 @@ class Opening:
         }
 
 
-def _rack(tiles: TilesLike) -> tuple[Tile, ...]:
-    rack = tiles_like(tiles)
-    check_tile_counts(rack)
-    return rack
-
-
 def _pair_tiles(rack: Sequence[Tile], wilds: Wilds, okey_pairs: bool) -> tuple[tuple[Tile, Tile], ...]:
     """The most pairs: identical faces first, then wilds on the highest singles, then wild + wild."""
     faces, wild, behind = wilds.split(rack)
@@ -88,7 +82,7 @@ def max_pairs(tiles: TilesLike, *, indicator: TileLike | None, okey_pair_of_okey
     >>> max_pairs("R2 R12 K1", indicator="K13")      # the okey K1 pairs with a single
     1
     """
-    return len(_pair_tiles(_rack(tiles), Wilds.from_indicator(indicator), okey_pair_of_okeys))
+    return len(_pair_tiles(tiles_like(tiles), Wilds.from_indicator(indicator), okey_pair_of_okeys))
 
 
 def best_opening(tiles: TilesLike, *, indicator: TileLike | None, options: Okey101Options | None = None) -> Opening:
@@ -98,7 +92,7 @@ def best_opening(tiles: TilesLike, *, indicator: TileLike | None, options: Okey1
     route: the most pairs and whether they reach ``opening_pairs``.
     """
     chosen = options or _DEFAULT
-    rack = _rack(tiles)
+    rack = tiles_like(tiles)
     wilds = Wilds.from_indicator(indicator)
     faces, wild, behind = wilds.split(rack)
     state = _search.encode_counts(faces, wilds=len(wild))
@@ -128,7 +122,7 @@ def min_leftover_penalty(
     >>> min_leftover_penalty("R11 R12 R13 K1 Y2", indicator="K13")    # the okey joins the run
     2
     """
-    rack = _rack(tiles)
+    rack = tiles_like(tiles)
     wilds = Wilds.from_indicator(indicator)
     faces, wild, _behind = wilds.split(rack)
     total = sum(_search.face_number(f) for f in faces) + okey_penalty * len(wild)
