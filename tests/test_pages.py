@@ -437,7 +437,7 @@ def test_photo_boxes_and_unsure_tiles(editor: FlaskClient, app: Flask, okey_tabl
                     content_type="multipart/form-data")
     assert response.status_code == 200
     assert response.text.count('class="box') == 2 and 'class="box low"' in response.text
-    assert 'data-picker="picker-tiles"' in response.text and "data:image/jpeg;base64," in response.text
+    assert 'data-for-picker="picker-tiles"' in response.text and "data:image/jpeg;base64," in response.text
     assert "tiles overlap" in response.text and "data-rec-fix" in response.text
 
 

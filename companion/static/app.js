@@ -125,7 +125,7 @@
         var fix = r.parentElement.querySelector("select");
         return fix && fix.value ? fix.value : r.dataset.code;
       });
-      var picker = document.getElementById(result.dataset.picker);
+      var picker = document.getElementById(result.dataset.forPicker);
       if (picker) setCodes(picker, codes);
     }
   });
@@ -136,15 +136,35 @@
       if (ev.target.value) {
         rec.dataset.code = ev.target.value;
         rec.textContent = ev.target.value;
+        var box = document.getElementById("box-" + rec.dataset.rec);
+        if (box) box.dataset.code = ev.target.value;
       }
       refreshPhoto(rec.closest(".photo-result"));
     }
   });
+
+  // A verdict's melds drawn over the photo they came from: each group's boxes in one colour.
+  var GROUP_COLOURS = ["#e63946", "#2a9d8f", "#f4a261", "#457b9d", "#9b5de5", "#43aa8b", "#f15bb5"];
+  function drawGroups() {
+    var melds = document.querySelectorAll("[data-meld]");
+    document.querySelectorAll(".photo-result").forEach(function (result) {
+      var boxes = Array.prototype.slice.call(result.querySelectorAll("rect[data-code]"));
+      boxes.forEach(function (box) { box.style.stroke = ""; });
+      melds.forEach(function (meld, i) {
+        var colour = GROUP_COLOURS[i % GROUP_COLOURS.length];
+        meld.style.borderColor = colour;
+        meld.dataset.meld.split(" ").forEach(function (code) {
+          var box = boxes.filter(function (b) { return b.dataset.code === code && !b.style.stroke; })[0];
+          if (box) box.style.stroke = colour;
+        });
+      });
+    });
+  }
 
   function init(scope) {
     scope.querySelectorAll("[data-picker]").forEach(syncPicker);
     scope.querySelectorAll(".photo-result").forEach(refreshPhoto);
   }
   document.addEventListener("DOMContentLoaded", function () { init(document); });
-  document.addEventListener("htmx:afterSettle", function (ev) { init(ev.target); });
+  document.addEventListener("htmx:afterSettle", function () { init(document); drawGroups(); });
 })();

@@ -31,13 +31,17 @@ def free_port() -> int:
 
 
 @contextmanager
-def live_server(data_dir: Path) -> Iterator[str]:
-    """Serve the app from ``data_dir`` with waitress; yields the base URL."""
+def live_server(data_dir: Path, extensions: dict[str, Any] | None = None) -> Iterator[str]:
+    """Serve the app from ``data_dir`` with waitress; yields the base URL.
+
+    ``extensions`` go into ``app.extensions`` (a stand-in tile recogniser, loaded dice).
+    """
     from waitress.server import create_server
 
     from companion.web import create_app
 
     app = create_app({"DATA_DIR": str(data_dir)})
+    app.extensions.update(extensions or {})
     server = create_server(app, host="127.0.0.1", port=free_port(), threads=8)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

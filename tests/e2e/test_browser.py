@@ -8,6 +8,7 @@ sees the sheet change within three seconds, and again after an undo.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +25,35 @@ WIN = "R1 R2 R3 R5 B5 Y5 K5 B9 B10 B11 B12 K10 K11 K12".split()
 LIVE_TIMEOUT_MS = 3500
 
 
+@dataclass(frozen=True)
+class SeenTile:
+    tile: str
+    box: tuple[int, int, int, int]
+    confidence: float
+    low_confidence: bool
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SeenPhoto:
+    tiles: tuple[SeenTile, ...]
+    warnings: tuple[str, ...]
+    width: int
+    height: int
+
+
+class RackReader:
+    """Stands in for ``vision.Recognizer``: reads the winning rack, unsure of its K12."""
+
+    def recognize(self, data: bytes) -> SeenPhoto:
+        tiles = tuple(SeenTile(code, (10 + 60 * i, 20, 60 + 60 * i, 90), 0.42 if code == "K12" else 0.97,
+                               code == "K12") for i, code in enumerate(WIN))
+        return SeenPhoto(tiles, (), 860, 110)
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with live_server(Path(tmp_path_factory.mktemp("data"))) as url:
+    with live_server(Path(tmp_path_factory.mktemp("data")), {"recognizer": RackReader()}) as url:
         yield url
 
 
@@ -37,10 +64,23 @@ def browser() -> Iterator[Any]:
         yield launched
 
 
+SCRIPT_ERRORS: list[str] = []
+
+
+@pytest.fixture(autouse=True)
+def no_script_errors() -> Iterator[None]:
+    """Every page's JavaScript must run without an uncaught error."""
+    SCRIPT_ERRORS.clear()
+    yield
+    assert SCRIPT_ERRORS == []
+
+
 def _phone(browser: Any) -> Any:
     context = browser.new_context(viewport=PHONE, locale="en-US", has_touch=True)
     context.set_default_timeout(10_000)
-    return context.new_page()
+    page = context.new_page()
+    page.on("pageerror", lambda error: SCRIPT_ERRORS.append(str(error)))
+    return page
 
 
 def test_journey_deal_win_live_viewer_undo(server: str, browser: Any) -> None:
@@ -95,3 +135,40 @@ def test_journey_deal_win_live_viewer_undo(server: str, browser: Any) -> None:
     keeper.get_by_role("button", name="Undo").click()
     expect(viewer.locator("tr.total td")).to_have_text(["Total", "20", "20", "20", "20"], timeout=LIVE_TIMEOUT_MS)
     expect(keeper.locator(".status")).to_contain_text("Ayşe deals")
+
+
+def test_photo_unsure_tile_must_be_confirmed_then_groups_are_drawn(server: str, browser: Any, tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+
+    keeper = _phone(browser)
+    keeper.goto(server + "/")
+    keeper.fill("[name=player0]", "Ece")
+    keeper.fill("[name=player1]", "Fikret")
+    keeper.fill("[name=pin]", "1357")
+    keeper.get_by_role("button", name="Start the table").click()
+    table_url = keeper.url
+    keeper.goto(table_url + "/deal")
+    keeper.locator("#picker-indicator [data-picker-text]").fill("R4")
+    keeper.get_by_role("button", name="This is the indicator").click()
+    keeper.goto(table_url + "/win")
+    keeper.locator("label:has(input[name=winner][value='1'])").click()
+
+    photo = tmp_path / "rack.png"
+    photo.write_bytes(bytes.fromhex(
+        "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+        "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082"))
+    keeper.locator("#picker-tiles input[type=file]").set_input_files(str(photo))
+    result = keeper.locator("#picker-tiles-photo .photo-result")
+    expect(result.locator("rect.box")).to_have_count(14)
+    expect(result.locator("rect.box.low")).to_have_count(1)
+    use = result.get_by_role("button", name="Use these tiles")
+    expect(use).to_be_disabled()
+    result.locator("[data-rec].low").click()
+    expect(use).to_be_enabled()
+    use.click()
+    expect(keeper.locator("#picker-tiles [data-picker-count]")).to_have_text("14")
+
+    keeper.locator("#picker-discard [data-tile=R5]").click()
+    expect(keeper.locator("#verdict")).to_contain_text("Valid win")
+    coloured = result.locator("rect.box[style*=stroke]")
+    expect(coloured).to_have_count(14)
