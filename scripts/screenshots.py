@@ -26,7 +26,8 @@ VIEWPORTS = {"phone": PHONE, "laptop": LAPTOP}
 
 
 def fill_tables(database: Path) -> tuple[str, str]:
-    """An Okey table three hands in (deal planned, indicator up) and a 101 table four hands in."""
+    """An Okey table two hands in (deal planned, indicator up, a gösterme) and a 101 table of five hands
+    four hands in (the subtotal line drawn, a penalty in the ledger)."""
     with TableStore(database) as store:
         okey = store.create_table(game="okey", players=["Ayşe", "Bora", "Cem", "Derya"], pin=PIN,
                                   name="Cuma akşamı")
@@ -45,6 +46,7 @@ def fill_tables(database: Path) -> tuple[str, str]:
             (0, ["", "R5 K7", "B1", "Y3 Y9"], ["melds", "melds", None, "pairs"]),
             (2, ["K9 K10 B2", "Y1", "", "R13 R13"], ["melds", "melds", "melds", None]),
             (1, ["B4 B5", "", "K11 R2 R3", "Y7"], ["melds", "melds", "melds", "melds"]),
+            (3, ["R12 B12", "K2", "Y5 Y6 R5", ""], ["melds", None, "melds", "melds"]),
         ]
         for finisher, racks, opened in hands:
             if finisher == 2:

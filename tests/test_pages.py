@@ -355,6 +355,18 @@ def test_H7_penalty_ledger(editor: FlaskClient, store: TableStore, table101: str
     assert store.get(table101).hands[0].entries[2] == 303
 
 
+def test_H8_subtotal_before_the_last_hand(editor: FlaskClient, store: TableStore) -> None:
+    table = store.create_table(game="okey101", players=PLAYERS, pin="1234", options={"hands": 3})
+    _session(editor, table)
+    for hand in range(2):
+        _indicator(editor, table)
+        assert "Subtotal" not in editor.get(f"/t/{table}").text
+        post(editor, f"/t/{table}/hand", HAND_101)
+    page = editor.get(f"/t/{table}").text
+    subtotal = '<tr class="subtotal"><td>Subtotal</td><td>-202</td><td>216</td><td>404</td><td>48</td></tr>'
+    assert subtotal in page and page.index(subtotal) > page.index("<summary>2</summary>")
+
+
 def test_H4_void_hand(editor: FlaskClient, store: TableStore, table101: str) -> None:
     post(editor, f"/t/{table101}/hand", {"void": "1"})
     assert store.get(table101).voided == 1

@@ -71,6 +71,13 @@ def running_totals(state: TableState) -> list[list[int]]:
     return history
 
 
+def _subtotal_after(state: TableState) -> int | None:
+    """The 101 cetvel's line before the last hand (H8): the hand after which the subtotal is drawn."""
+    if isinstance(state.options, OkeyOptions) or state.options.hands < 2:
+        return None
+    return state.options.hands - 1
+
+
 def chart(state: TableState, *, width: int = 640, height: int = 200, pad: int = 24) -> dict[str, Any]:
     """An SVG line chart of the totals over the hands: one polyline per column."""
     history = running_totals(state)
@@ -136,7 +143,7 @@ def table_context(table_id: str, **extra: Any) -> dict[str, Any]:
         "editor": pin_ok(state.id),
         "columns": columns(state),
         "running": history,
-        "subtotal": history[-2] if len(state.hands) >= 2 else None,
+        "subtotal_after": _subtotal_after(state),
         "chart": chart(state),
         "seat_points": seat_positions(len(state.players)),
         "seat_colours": SEAT_COLOURS,
