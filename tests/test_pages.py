@@ -545,3 +545,10 @@ def test_new_table_can_reuse_an_earlier_tables_rules(client: FlaskClient, store:
                                      "player1": "B", "pin": "2222"})
     options = store.get(response.headers["Location"].rsplit("/", 1)[1]).options
     assert options.hands == 7 and not options.multipliers
+
+
+def test_H6_typed_sum_with_okeys_is_shown_in_the_preview(editor: FlaskClient, table101: str) -> None:
+    _indicator(editor, table101)
+    fields = {**HAND_101, "rack1": "", "sum1": "7", "okeys1": "1"}
+    response = post(editor, f"/t/{table101}/hand/check", fields, headers={"HX-Request": "true"})
+    assert "Can 108 108 108" in text(response.text)

@@ -17,7 +17,7 @@ from flask_babel import gettext as _
 from companion.rules.errors import RulesError
 from companion.rules.melds import check_laid_meld
 from companion.rules.options import Okey101Options, OkeyOptions
-from companion.rules.scoring_101 import rack_points, score_okey101_hand
+from companion.rules.scoring_101 import OKEY_IN_HAND_POINTS, rack_points, score_okey101_hand
 from companion.rules.scoring_okey import score_okey_hand
 from companion.rules.tiles import format_tiles, parse_tiles
 from companion.rules.win import check_win
@@ -45,7 +45,7 @@ def _indicator(state: TableState) -> str:
     return state.deal.indicator.code
 
 
-def _finished(table_id: str) -> Response:
+def _to_table(table_id: str) -> Response:
     return redirect(url_for("table.show", table_id=table_id.upper()), 303)
 
 
@@ -114,7 +114,7 @@ def okey_win_record(table_id: str) -> Response:
         record(table_id, {"type": "okey_hand", "hand": hand})
     except ValueError as error:
         return render("okey_win.html", status=422, state=state, table_id=state.id, error=str(error), form=request.form)
-    return _finished(table_id)
+    return _to_table(table_id)
 
 
 # -- Okey 101: the end of a hand -----------------------------------------------------------------------
@@ -147,14 +147,13 @@ def _okey101_hand(state: TableState) -> dict[str, Any]:
     }
 
 
-def _rack_sums(hand: dict[str, Any]) -> list[int | None]:
-    sums: list[int | None] = []
-    for entry in hand["players"]:
-        if "rack" in entry:
-            sums.append(rack_points(entry["rack"], indicator=hand["indicator"]))
-        else:
-            sums.append(None)
-    return sums
+def _rack_sums(hand: dict[str, Any]) -> list[int]:
+    """What each rack is worth (H6): its face sum with an okey counted 101, tapped or typed."""
+    return [
+        rack_points(entry["rack"], indicator=hand["indicator"]) if "rack" in entry
+        else entry["sum"] + OKEY_IN_HAND_POINTS * entry["okeys"]
+        for entry in hand["players"]
+    ]
 
 
 def _okey101_verdict(state: TableState) -> dict[str, Any]:
@@ -204,7 +203,7 @@ def okey101_hand_record(table_id: str) -> Response:
     except ValueError as error:
         return render("okey101_hand.html", status=422, state=state, table_id=state.id, error=str(error),
                       form=request.form)
-    return _finished(table_id)
+    return _to_table(table_id)
 
 
 # -- the opening checker (H4) --------------------------------------------------------------------------
