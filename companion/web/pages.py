@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, redirect, request, url_for
+from flask import Flask, redirect, request, url_for
 from flask_babel import gettext as _
+from werkzeug.wrappers import Response
 
 from companion.rules.options import PROFILES, normalise_game, option_choices, options_for, options_to_dict
 from companion.web import i18n

@@ -81,7 +81,7 @@ def print_banner(urls: list[str], out: TextIO) -> None:
 
 def serve(*, host: str = "0.0.0.0", port: int = 8000, data_dir: str | Path | None = None, threads: int = 8) -> None:
     """Serve the companion with waitress on ``host:port`` until interrupted."""
-    from waitress import serve as waitress_serve
+    from waitress import serve as waitress_serve  # type: ignore[import-untyped]
 
     from companion.web import create_app
 

@@ -10,9 +10,10 @@ import hmac
 import secrets
 from typing import Any
 
-from flask import Blueprint, Response, current_app, make_response, request, session
+from flask import Blueprint, current_app, make_response, request, session
 from flask_babel import gettext as _
 from werkzeug.exceptions import BadRequest
+from werkzeug.wrappers import Response
 
 from companion.store import TableNotFound
 

@@ -9,8 +9,9 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from flask import Response, current_app, redirect, request, url_for
+from flask import current_app, redirect, request, url_for
 from flask_babel import gettext as _
+from werkzeug.wrappers import Response
 
 from companion.rules.deal import DealPlan
 from companion.rules.tiles import parse_tiles

@@ -11,8 +11,9 @@ import base64
 from dataclasses import dataclass
 from typing import Any, cast
 
-from flask import Response, current_app, redirect, request, url_for
+from flask import current_app, redirect, request, url_for
 from flask_babel import gettext as _
+from werkzeug.wrappers import Response
 
 from companion.rules.errors import RulesError
 from companion.rules.melds import check_laid_meld

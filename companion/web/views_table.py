@@ -10,15 +10,16 @@ import math
 from typing import Any
 
 import segno
-from flask import Response, current_app, redirect, request, url_for
+from flask import current_app, redirect, request, url_for
 from flask_babel import gettext as _
+from werkzeug.wrappers import Response
 
 from companion.rules.options import OkeyOptions
 from companion.store import NothingToRedo, NothingToUndo
 from companion.tables import HandRow, TableState
 from companion.web.api import get_store, pin_ok, remember_pin
-from companion.web.views_text import PENALTY_REASONS, explain
 from companion.web.views_base import form_int, form_text, html_blueprint, render, render_block
+from companion.web.views_text import PENALTY_REASONS, explain
 
 bp = html_blueprint("table", __name__, url_prefix="/t")
 
@@ -103,7 +104,7 @@ def chart(state: TableState, *, width: int = 640, height: int = 200, pad: int = 
 
 def join_url(table_id: str) -> str:
     """The address phones open: the LAN address when served by ``serve``, else this request's host."""
-    lan = current_app.config.get("LAN_URLS") or [request.host_url]
+    lan: list[str] = current_app.config.get("LAN_URLS") or [request.host_url]
     return lan[0].rstrip("/") + url_for("table.show", table_id=table_id)
 
 
@@ -165,13 +166,13 @@ def version(table_id: str) -> Response:
     """204 while ``since`` is the current version; else the new poller and the live part out-of-band."""
     current = get_store().version(table_id)
     if request.args.get("since") == str(current):
-        return Response(status=204, headers={"Vary": "HX-Request"})
+        return current_app.response_class(status=204, headers={"Vary": "HX-Request"})
     if request.headers.get("HX-Request") != "true":
-        return Response(str(current), mimetype="text/plain", headers={"Vary": "HX-Request"})
+        return current_app.response_class(str(current), mimetype="text/plain", headers={"Vary": "HX-Request"})
     context = table_context(table_id)
     poller = render_block("table.html", "poller", **context)
     live = render_block("table.html", "live", oob=True, **context)
-    return Response(poller + live, headers={"Vary": "HX-Request"})
+    return current_app.response_class(poller + live, headers={"Vary": "HX-Request"})
 
 
 @bp.get("/<table_id>/sheet")
