@@ -109,6 +109,10 @@ def run(out: Path) -> None:
                 if tag == "laptop":
                     page.goto(f"{base}/t/{game101}?tv=1")
                     shoot(page, out, "big-screen", tag)
+                    page.goto(f"{base}/t/{game101}/sheet")
+                    page.emulate_media(media="print")
+                    shoot(page, out, "print", tag)
+                    page.emulate_media(media="screen")
                 context.close()
             for lang, url in (("tr", f"/t/{okey}"), ("th", "/"), ("ru", f"/t/{game101}")):
                 context = browser.new_context(viewport=PHONE, locale=lang)

@@ -552,3 +552,11 @@ def test_H6_typed_sum_with_okeys_is_shown_in_the_preview(editor: FlaskClient, ta
     fields = {**HAND_101, "rack1": "", "sum1": "7", "okeys1": "1"}
     response = post(editor, f"/t/{table101}/hand/check", fields, headers={"HX-Request": "true"})
     assert "Can 108 108 108" in text(response.text)
+
+
+def test_print_view_lists_why_each_hand_scored(editor: FlaskClient, okey_table: str) -> None:
+    _indicator(editor, okey_table)
+    post(editor, f"/t/{okey_table}/win", {"winner": "0", "tiles": WIN_TILES, "discard": "R5"})
+    page = text(editor.get(f"/t/{okey_table}/sheet").text)
+    assert "Why each hand scored Hand 1 (Dealer: Ali): Ali won by discarding an okey: the opponents lose 4." in page
+    assert "Why each hand scored" not in text(editor.get(f"/t/{okey_table}").text)

@@ -120,17 +120,23 @@ def seat_name(seat: int, state: TableState) -> str:
 
 
 @bp.app_template_global()
+def row_lines(state: TableState, row: HandRow) -> list[str]:
+    """Every line of a hand's explanation, in the reader's language."""
+    return [explain(line, state.players) for line in row.result.get("explain_detail") or row.explain]
+
+
+@bp.app_template_global()
 def row_reasons(state: TableState, row: HandRow, column: int) -> list[str]:
-    """Why a sheet cell holds its number, in the reader's language: the hand's general lines and those
-    about the column's seats (Okey: every line, they all concern everybody)."""
-    details = row.result.get("explain_detail") or list(row.explain)
-    lines = [explain(line, state.players) for line in details]
+    """Why a sheet cell holds its number: the hand's general lines and those about the column's seats
+    (Okey: every line, they all concern everybody)."""
+    lines = row_lines(state, row)
     per_seat = row.result.get("per_seat")
     if not per_seat:
         return lines
     seats = state.teams[column] if state.teams else (column,)
     owner = {text: seat for seat, texts in enumerate(per_seat) for text in texts}
-    english = [str(line.get("text", "")) if isinstance(line, dict) else str(line) for line in details]
+    english = [line.get("text", "") if isinstance(line, dict) else str(line)
+               for line in row.result.get("explain_detail") or row.explain]
     return [line for line, text in zip(lines, english) if owner.get(text, seats[0]) in seats]
 
 
