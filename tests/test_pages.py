@@ -560,3 +560,10 @@ def test_print_view_lists_why_each_hand_scored(editor: FlaskClient, okey_table: 
     page = text(editor.get(f"/t/{okey_table}/sheet").text)
     assert "Why each hand scored Hand 1 (Dealer: Ali): Ali won by discarding an okey: the opponents lose 4." in page
     assert "Why each hand scored" not in text(editor.get(f"/t/{okey_table}").text)
+
+
+def test_rename_a_player(editor: FlaskClient, store: TableStore, okey_table: str) -> None:
+    assert post(editor, f"/t/{okey_table}/rename", {"player": "1", "name": "Cem"}).status_code == 303
+    assert store.get(okey_table).players[1] == "Cem"
+    duplicate = post(editor, f"/t/{okey_table}/rename", {"player": "2", "name": "ali"})
+    assert duplicate.status_code == 422 and "duplicate player name 'ali'" in text(duplicate.text)

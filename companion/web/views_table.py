@@ -257,6 +257,17 @@ def penalty(table_id: str) -> Response:
     return redirect(url_for("table.show", table_id=table_id.upper()), 303)
 
 
+@bp.post("/<table_id>/rename")
+def rename(table_id: str) -> Response:
+    """Correct a player's name (a typo, or a player swapped in at the same seat)."""
+    if (denied := require_editor(table_id)) is not None:
+        return denied
+    state = get_store().get(table_id)
+    seat = form_int("player", _("The player"), low=0, high=len(state.players) - 1)
+    record(table_id, {"type": "rename", "player": seat, "name": form_text("name")})
+    return redirect(url_for("table.show", table_id=table_id.upper()), 303)
+
+
 @bp.get("/<table_id>/history")
 def history(table_id: str) -> Response:
     store = get_store()
