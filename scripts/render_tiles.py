@@ -95,7 +95,8 @@ def render_face(tile: str, style: str, rng: random.Random) -> np.ndarray:
                                    outline=_rgb(ink), width=2)
     elif tile == "J":
         ink = _jitter(INK[rng.choice("KRKB")], rng, 20)
-        _draw_face(draw, TILE_W / 2, TILE_H * 0.42, TILE_W * 0.3, _rgb(ink), hat=rng.random() < 0.5)
+        # The Rummikub joker always wears its hat: that is what tells it from a smiley false okey.
+        _draw_face(draw, TILE_W / 2, TILE_H * 0.42, TILE_W * 0.3, _rgb(ink), hat=True)
     else:
         ink = _jitter(INK[tile[0]], rng, 25)
         text = tile[1:]

@@ -74,7 +74,8 @@ class Recognition:
 class Recognizer:
     """Holds the detector and classifier sessions; :meth:`recognize` is stateless and thread-safe."""
 
-    def __init__(self, models_dir: Path = MODELS_DIR, threads: int = 2) -> None:
+    def __init__(self, models_dir: Path = MODELS_DIR, threads: int = 2, turns: int = 4) -> None:
+        self.turns = turns
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
@@ -112,7 +113,7 @@ class Recognizer:
         """Classify each box's crop and build the tiles in reading order."""
         if len(boxes) == 0:
             return ()
-        kinds, colours, upsides = self._classifier.run(None, {"crops": tile_crops(pixels, boxes)})
+        kinds, colours, upsides = self.classify(tile_crops(pixels, boxes))
         height, width = pixels.shape[:2]
         found = []
         none = KINDS.index("none")
@@ -134,6 +135,19 @@ class Recognizer:
             found.append(DetectedTile(tile, box, confidence, confidence < LOW_CONFIDENCE, upside_down,  # type: ignore[arg-type]
                                       tuple(warnings)))
         return tuple(found)
+
+
+    def classify(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Class probabilities averaged over the four quarter turns of each crop (the classifier is trained
+        to read a tile at any angle, so the turns are four looks at the same tile)."""
+        count = len(crops)
+        turned = np.concatenate([np.rot90(crops, turn, axes=(2, 3)) for turn in range(self.turns)])
+        kinds, colours, upsides = self._classifier.run(None, {"crops": np.ascontiguousarray(turned)})
+        kind = kinds.reshape(self.turns, count, -1).mean(0)
+        colour = colours.reshape(self.turns, count, -1).mean(0)
+        # Up and down swap under a half turn; a quarter turn says nothing about them.
+        upside = upsides[:count] if self.turns < 3 else (upsides[:count] + 1 - upsides[2 * count : 3 * count]) / 2
+        return kind, colour, upside
 
 
 def _touches_frame(box: np.ndarray, width: int, height: int) -> bool:
