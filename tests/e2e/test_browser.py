@@ -172,3 +172,48 @@ def test_photo_unsure_tile_must_be_confirmed_then_groups_are_drawn(server: str, 
     expect(keeper.locator("#verdict")).to_contain_text("Valid win")
     coloured = result.locator("rect.box[style*=stroke]")
     expect(coloured).to_have_count(14)
+
+
+def test_101_hand_preview_record_and_opening_checker(server: str, browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    keeper = _phone(browser)
+    keeper.goto(server + "/")
+    keeper.locator("label:has(input[name=game][value=okey101])").click()
+    expect(keeper.locator("[name=opt_hands]")).to_have_count(1)
+    for seat, name in enumerate(["Ali", "Can", "Deniz", "Ece"]):
+        keeper.fill(f"[name=player{seat}]", name)
+    keeper.fill("[name=pin]", "1010")
+    keeper.get_by_role("button", name="Start the table").click()
+    table_url = keeper.url
+    keeper.goto(table_url + "/deal")
+    keeper.locator("#picker-indicator [data-picker-text]").fill("R4")
+    keeper.get_by_role("button", name="This is the indicator").click()
+
+    keeper.goto(table_url + "/hand")
+    keeper.locator("label:has(input[name=finisher][value='0'])").click()
+    keeper.locator("input[name=opened0][value=melds]").check()
+    keeper.locator("input[name=opened1][value=melds]").check()
+    keeper.locator("input[name=opened3][value=pairs]").check()
+    keeper.locator("details:has(#picker-rack1) summary").click()
+    keeper.locator("#picker-rack1 [data-picker-text]").fill("R5 K7")
+    keeper.fill("[name=sum2]", "1")
+    keeper.locator("details:has(#picker-rack3) summary").click()
+    keeper.locator("#picker-rack3 [data-tile=Y3]").click()
+    keeper.locator("#picker-rack3 [data-tile=Y9]").click()
+    expect(keeper.locator("#verdict tbody tr")).to_have_count(4)
+    expect(keeper.locator("#verdict tbody tr").nth(1)).to_contain_text("108")
+    expect(keeper.locator("#verdict tbody tr").nth(3)).to_contain_text("24")
+    keeper.get_by_role("button", name="Record the hand").click()
+    expect(keeper.locator("tr.total td")).to_have_text(["Total", "-101", "108", "202", "24"])
+
+    keeper.goto(table_url + "/opening")
+    keeper.fill("[name=indicator]", "R4")  # the next hand has no indicator yet
+    meld = keeper.locator("#meld-picker")
+    for code in ("R10", "R11", "R12", "R13"):
+        meld.locator(f"[data-tile={code}]").click()
+    keeper.get_by_role("button", name="Add as a meld").click()
+    expect(meld.locator("[data-picker-count]")).to_have_text("0")
+    keeper.locator("#melds").press_sequentially("\nK13 Y13 B13\nB9 B10 B11")
+    keeper.get_by_role("button", name="Check the opening").click()
+    expect(keeper.locator("#verdict")).to_contain_text("Opens. Total 115 ≥ 101")
