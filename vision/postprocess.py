@@ -50,12 +50,27 @@ def box_iou(box: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     return np.asarray(inter / (union + 1e-9), np.float32)
 
 
-def suppress_overlaps(boxes: np.ndarray, scores: np.ndarray, iou: float = 0.5) -> np.ndarray:
-    """Indices kept by greedy non-maximum suppression, boxes taken in descending score order."""
+def suppress_overlaps(boxes: np.ndarray, scores: np.ndarray, iou: float = 0.5, inside: float = 0.8) -> np.ndarray:
+    """Indices kept by greedy suppression in descending score order.
+
+    A box goes when it overlaps a kept box by ``iou`` or more, when ``inside`` of its area lies within
+    a kept box, or when its centre falls in a kept box's central half: a tile's face, its symbol or
+    a second peak on a large tile are not tiles of their own.
+    """
     keep: list[int] = []
     for index in np.argsort(-scores, kind="stable"):
-        if not keep or box_iou(boxes[index], boxes[keep]).max() < iou:
-            keep.append(int(index))
+        box = boxes[index]
+        if keep:
+            kept = boxes[keep]
+            ix = np.clip(np.minimum(box[2], kept[:, 2]) - np.maximum(box[0], kept[:, 0]), 0, None)
+            iy = np.clip(np.minimum(box[3], kept[:, 3]) - np.maximum(box[1], kept[:, 1]), 0, None)
+            own_area = max(float((box[2] - box[0]) * (box[3] - box[1])), 1e-9)
+            cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+            central = (np.abs(cx - (kept[:, 0] + kept[:, 2]) / 2) < (kept[:, 2] - kept[:, 0]) / 4) & (
+                np.abs(cy - (kept[:, 1] + kept[:, 3]) / 2) < (kept[:, 3] - kept[:, 1]) / 4)
+            if box_iou(box, kept).max() >= iou or (ix * iy / own_area).max() >= inside or central.any():
+                continue
+        keep.append(int(index))
     return np.array(keep, np.int64)
 
 
