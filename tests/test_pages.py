@@ -412,7 +412,7 @@ def test_undo_redo_and_history(editor: FlaskClient, store: TableStore, okey_tabl
     assert store.get(okey_table).deal.gosterme == (3,)
     post(editor, f"/t/{okey_table}/undo")
     history = text(editor.get(f"/t/{okey_table}/history").text)
-    assert "gösterme undone" in history and "redo" in history and "undo" in history
+    assert "gösterme Ece undone" in history and "redo #1" in history and "undo #1" in history
 
 
 # -- photos ----------------------------------------------------------------------------------------

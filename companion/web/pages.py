@@ -17,7 +17,7 @@ from companion.rules.options import PROFILES, normalise_game, option_choices, op
 from companion.web import i18n
 from companion.web.api import get_store, remember_pin
 from companion.web.views_base import csrf_token, form_int, form_text, html_blueprint, render
-from companion.web.views_text import GAME_LABELS, PROFILE_LABELS, event_label, explain, option_rows, penalty_reason
+from companion.web.views_text import GAME_LABELS, PROFILE_LABELS, event_label, event_summary, explain, option_rows, penalty_reason
 
 bp = html_blueprint("pages", __name__)
 
@@ -168,6 +168,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["game_label"] = lambda game: GAME_LABELS.get(game, game)
     app.jinja_env.globals["penalty_reason"] = penalty_reason
     app.jinja_env.globals["event_label"] = event_label
+    app.jinja_env.globals["event_summary"] = event_summary
     app.jinja_env.filters["explain"] = explain
     for blueprint in (bp, views_table.bp, views_deal.bp, views_hands.bp):
         app.register_blueprint(blueprint)

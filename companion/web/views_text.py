@@ -215,3 +215,34 @@ EVENT_LABELS: dict[str, LazyString] = {
 def event_label(kind: str) -> str:
     """The reader's words for an event type in the audit log."""
     return str(EVENT_LABELS.get(kind, kind))
+
+
+def event_summary(kind: str, payload: Mapping[str, Any], players: Sequence[str]) -> str:
+    """One line saying what an audit-log event did, in the reader's language, seats as names."""
+
+    def name(seat: Any) -> str:
+        return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "—"
+
+    given = payload.get("hand")
+    hand: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
+    if kind == "deal":
+        dice = payload.get("dice")
+        return str(_l("dice %(dice)s", dice=", ".join(map(str, dice)))) if dice else str(_l("quick deal"))
+    if kind == "reroll":
+        return str(_l("second die %(die)s", die=payload.get("die")))
+    if kind == "indicator":
+        return str(payload.get("tile", ""))
+    if kind in ("gosterme", "penalty"):
+        reason = payload.get("reason")
+        return name(payload.get("player")) + (f": {penalty_reason(str(reason))}" if reason else "")
+    if kind == "rename":
+        return str(_l("seat %(n)s is now %(name)s", n=int(payload.get("player", 0)) + 1, name=payload.get("name")))
+    if kind == "okey_hand":
+        winner = hand.get("winner")
+        return str(_l("stock exhausted")) if winner is None else str(_l("%(name)s finished", name=name(winner)))
+    if kind == "okey101_hand":
+        finisher = hand.get("finisher")
+        return str(_l("stock exhausted")) if finisher is None else str(_l("%(name)s finished", name=name(finisher)))
+    if kind in ("undo", "redo"):
+        return f"#{payload.get('target')}"
+    return ""
