@@ -289,6 +289,7 @@ def test_O6_win_updates_the_sheet_and_moves_the_deal(editor: FlaskClient, store:
     assert state.hands[0].entries == (0, -4, -4, -4) and state.dealer == 1
     page = text(editor.get(f"/t/{okey_table}").text)
     assert "Total 20 16 16 16" in page and "Can deals" in page
+    assert "Hand recorded. Can deals next." in page
 
 
 @pytest.mark.parametrize(("fields", "message"), [
@@ -370,6 +371,7 @@ def test_H8_subtotal_before_the_last_hand(editor: FlaskClient, store: TableStore
 def test_H4_void_hand(editor: FlaskClient, store: TableStore, table101: str) -> None:
     post(editor, f"/t/{table101}/hand", {"void": "1"})
     assert store.get(table101).voided == 1
+    assert "The hand is void: Ali deals it again." in text(editor.get(f"/t/{table101}").text)
 
 
 def test_H6_bad_hand_input(editor: FlaskClient, store: TableStore, table101: str) -> None:

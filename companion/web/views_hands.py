@@ -11,7 +11,7 @@ import base64
 from dataclasses import dataclass
 from typing import Any, cast
 
-from flask import current_app, redirect, request, url_for
+from flask import current_app, flash, redirect, request, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
@@ -46,8 +46,13 @@ def _indicator(state: TableState) -> str:
     return state.deal.indicator.code
 
 
-def _to_table(table_id: str) -> Response:
-    return redirect(url_for("table.show", table_id=table_id.upper()), 303)
+def _recorded(state: TableState) -> Response:
+    """Back to the table, saying what happened and who deals next (journey 3)."""
+    if state.finished:
+        flash(_("Hand recorded. The match is over."))
+    else:
+        flash(_("Hand recorded. %(name)s deals next.", name=state.players[state.dealer]))
+    return redirect(url_for("table.show", table_id=state.id), 303)
 
 
 # -- Okey: declare a win -------------------------------------------------------------------------------
@@ -112,10 +117,10 @@ def okey_win_record(table_id: str) -> Response:
                 hand["indicator"] = _indicator(state)
         else:
             hand = _okey_hand(state)
-        record(table_id, {"type": "okey_hand", "hand": hand})
+        recorded = record(table_id, {"type": "okey_hand", "hand": hand})
     except ValueError as error:
         return render("okey_win.html", status=422, state=state, table_id=state.id, error=str(error), form=request.form)
-    return _to_table(table_id)
+    return _recorded(recorded)
 
 
 # -- Okey 101: the end of a hand -----------------------------------------------------------------------
@@ -196,15 +201,16 @@ def okey101_hand_record(table_id: str) -> Response:
         return denied
     state = _state(table_id)
     _okey101_only(state)
+    if "void" in request.form:
+        record(table_id, {"type": "void_hand"})
+        flash(_("The hand is void: %(name)s deals it again.", name=state.players[state.dealer]))
+        return redirect(url_for("table.show", table_id=state.id), 303)
     try:
-        if "void" in request.form:
-            record(table_id, {"type": "void_hand"})
-        else:
-            record(table_id, {"type": "okey101_hand", "hand": _okey101_hand(state)})
+        recorded = record(table_id, {"type": "okey101_hand", "hand": _okey101_hand(state)})
     except ValueError as error:
         return render("okey101_hand.html", status=422, state=state, table_id=state.id, error=str(error),
                       form=request.form)
-    return _to_table(table_id)
+    return _recorded(recorded)
 
 
 # -- the opening checker (H4) --------------------------------------------------------------------------
