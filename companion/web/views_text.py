@@ -128,6 +128,9 @@ EXPLANATIONS: dict[str, LazyString] = {
     "okey101.penalty": _l("%(seat)s pays +%(points)s for %(reason_name)s (H7)."),
     "okey101.total": _l("%(seat)s scores %(hand)s + %(penalties)s = %(score)s this hand."),
     "okey101.teams": _l("Teams: A %(team0)s, B %(team1)s."),
+    "okey.match_over": _l("The match is over: %(winner_names)s win, %(loser_names)s lose."),
+    "okey101.match_void": _l("Hand %(hand)s was void: it is replayed and not counted."),
+    "okey101.match_over": _l("All hands are played: %(winner_names)s win with the lowest total."),
     "okey101.void": _l("The hand is void (every player opened with pairs): it is replayed, nobody scores and no penalties count."),
 }
 """The reader's words for the engine's explanation keys; a key missing here shows the engine's English."""
@@ -169,6 +172,9 @@ def explain(line: Any, players: Sequence[str]) -> str:
         params["layout"] = ", ".join(f"{players[seat]} {count}" for seat, count in enumerate(params["stacks_in_front"]))
     if isinstance(params.get("stack"), int):
         params["stack_no"] = params["stack"] + 1
+    for group in ("winners", "losers"):
+        if isinstance(params.get(group), list):
+            params[f"{group[:-1]}_names"] = ", ".join(players[seat] for seat in params[group] if 0 <= seat < len(players))
     if "colour" in params:
         params["colour_name"] = COLOUR_NAMES.get(str(params["colour"]), params["colour"])
     if "reason" in params:
