@@ -572,3 +572,32 @@ def test_rename_a_player(editor: FlaskClient, store: TableStore, okey_table: str
     assert store.get(okey_table).players[1] == "Cem"
     duplicate = post(editor, f"/t/{okey_table}/rename", {"player": "2", "name": "ali"})
     assert duplicate.status_code == 422 and "duplicate player name 'ali'" in text(duplicate.text)
+
+
+def test_catalogues_translate_every_message_with_the_same_placeholders() -> None:
+    from pathlib import Path
+
+    from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+    from babel.messages.pofile import read_po
+
+    from companion.web.i18n import CATALOGUES
+
+    root = CATALOGUES.parent.parent
+    keywords = {**DEFAULT_KEYWORDS, "_l": None, "lazy_gettext": None}
+    wanted: set[str] = set()
+    for folder, method in (("companion/web", "python"), ("templates", "jinja2.ext:babel_extract")):
+        for _file, _line, message, _comments, _context in extract_from_dir(
+            root / folder, [("**.py", method) if method == "python" else ("**.html", method)], keywords=keywords
+        ):
+            wanted.add(message if isinstance(message, str) else message[0])
+    placeholder = re.compile(r"%\(\w+\)[sdr]")
+    for lang in ("tr", "ru", "th"):
+        with (Path(CATALOGUES) / lang / "LC_MESSAGES" / "messages.po").open("rb") as po:
+            catalogue = read_po(po)
+        translated = {m.id if isinstance(m.id, str) else m.id[0]: m for m in catalogue if m.id}
+        assert wanted - set(translated) == set(), lang
+        for msgid, message in translated.items():
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            assert all(strings) and not message.fuzzy, (lang, msgid)
+            for string in strings:
+                assert set(placeholder.findall(string)) <= set(placeholder.findall(str(message.id))), (lang, msgid)
