@@ -535,6 +535,7 @@ def test_O6_match_end_announces_winners_and_losers(editor: FlaskClient, store: T
     assert f"Match over. Winners: {', '.join(state.players[s] for s in state.winners)}" in page
     assert "Losers:" in page and "Declare a win" not in page
     assert "The match is over: Ali, " in page
+    assert "won by Ali, " in text(editor.get("/").text)
     editor.set_cookie("lang", "tr")
     assert "Oyun bitti: Ali, " in text(editor.get(f"/t/{table}").text)
 

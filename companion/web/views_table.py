@@ -7,6 +7,7 @@ changed (one indexed SELECT), else the new poller plus the live part of the page
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import segno
@@ -113,10 +114,14 @@ def qr_svg(url: str) -> str:
     return str(segno.make(url, error="m").svg_inline(scale=4, border=2, omitsize=True))
 
 
-@bp.app_template_filter("seat_name")
-def seat_name(seat: int, state: TableState) -> str:
-    """``{{ seat | seat_name(state) }}``: the name sitting at an engine seat."""
-    return state.players[seat]
+@bp.app_template_filter("names")
+def names(seats: Iterable[int], players: Sequence[str]) -> str:
+    """``{{ state.winners | names(state.players) }}``: the names at some engine seats, comma separated.
+
+    >>> names([2, 0], ["Ali", "Can", "Deniz"])
+    'Deniz, Ali'
+    """
+    return ", ".join(players[seat] for seat in seats)
 
 
 @bp.app_template_global()

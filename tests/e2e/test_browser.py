@@ -88,6 +88,12 @@ def test_journey_deal_win_live_viewer_undo(server: str, browser: Any) -> None:
 
     keeper = _phone(browser)
     keeper.goto(server + "/")
+    keeper.get_by_role("button", name="Switch light or dark mode").click()
+    expect(keeper.locator("html")).to_have_attribute("data-theme", "dark")
+    keeper.get_by_label("Language").select_option("tr")
+    expect(keeper.locator("h1")).to_have_text("Yeni masa")
+    keeper.get_by_label("Dil").select_option("en")
+    expect(keeper.locator("html")).to_have_attribute("data-theme", "dark")
     for seat, name in enumerate(["Ayşe", "Bora", "Cem", "Derya"]):
         keeper.fill(f"[name=player{seat}]", name)
     keeper.fill("[name=pin]", "2468")
