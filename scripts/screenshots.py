@@ -22,6 +22,8 @@ from e2e.live import LAPTOP, PHONE, chromium, live_server  # noqa: E402
 from companion.store import TableStore  # noqa: E402
 
 PIN = "1234"
+PHOTO = Path("/work/shared/data/tiles/rummikub-nvypk-train/images/rummy4-30_jpeg.rf.f3b9bb28ae1662dadefdc249311ad862.jpg")
+"""A real photo of tiles ("rummikub-nvypk" by jonasbuehler, Roboflow Universe, CC BY 4.0); skipped if absent."""
 VIEWPORTS = {"phone": PHONE, "laptop": LAPTOP}
 
 
@@ -95,6 +97,13 @@ def run(out: Path) -> None:
                 page.get_by_role("button", name="Check").click()
                 page.wait_for_selector("#verdict .flash, #verdict .error")
                 shoot(page, out, "win", tag)
+                if PHOTO.exists():
+                    page.goto(f"{base}/t/{okey}/win")
+                    page.locator("#picker-tiles input[type=file]").set_input_files(str(PHOTO))
+                    page.wait_for_selector("#picker-tiles-photo .photo-result, #picker-tiles-photo .error",
+                                           timeout=60_000)
+                    page.locator("#picker-tiles-photo").scroll_into_view_if_needed()
+                    shoot(page, out, "photo", tag)
                 unlock(page, base, game101)
                 shoot(page, out, "table-101", tag)
                 page.goto(f"{base}/t/{game101}/hand")

@@ -60,6 +60,8 @@ def _recorded(state: TableState) -> Response:
 
 def _okey_hand(state: TableState) -> dict[str, Any]:
     """The hand record of the win form (see ``companion.rules.scoring_okey``)."""
+    if not form_text("winner"):
+        raise ValueError(_("Tap who won."))
     winner = form_int("winner", _("The winner"), low=0, high=len(state.players) - 1)
     tiles = parse_tiles(form_text("tiles"))
     if len(tiles) != 14:
@@ -320,6 +322,8 @@ def photo(table_id: str) -> Response:
         recognition=recognition,
         width=width,
         height=height,
+        label_px=max(14, round(max(width, height) / 30)),
+        line_px=max(2, round(max(width, height) / 250)),
         image_url=f"data:{mimetype};base64,{base64.b64encode(data).decode('ascii')}",
     )
     return render("photo.html", block="result", **context)
