@@ -1,4 +1,4 @@
-"""What every HTML view shares: page/fragment rendering, CSRF, the PIN gate and the error page.
+"""What every HTML view shares: page/fragment rendering, CSRF, form fields and the error page.
 
 Fragments are named blocks of the page templates: one URL serves the page, or with ``HX-Request``
 just the block htmx swaps (``Vary: HX-Request`` tells caches the difference).
@@ -106,15 +106,9 @@ def form_int(name: str, label: str, *, low: int, high: int, default: int | None 
     raw = form_text(name)
     if not raw and default is not None:
         return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ValueError(
-            _("%(label)s must be a whole number from %(low)d to %(high)d, not %(raw)r", label=label, low=low, high=high, raw=raw)
-        ) from None
-    if not low <= value <= high:
-        raise ValueError(
-            _("%(label)s must be a whole number from %(low)d to %(high)d, not %(raw)r", label=label, low=low, high=high, raw=raw)
-        )
+    value = int(raw) if raw.lstrip("-").isdigit() else None
+    if value is None or not low <= value <= high:
+        raise ValueError(_("%(label)s must be a whole number from %(low)d to %(high)d, not %(raw)r",
+                           label=label, low=low, high=high, raw=raw))
     return value
 
