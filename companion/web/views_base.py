@@ -106,7 +106,7 @@ def form_int(name: str, label: str, *, low: int, high: int, default: int | None 
     raw = form_text(name)
     if not raw and default is not None:
         return default
-    value = int(raw) if raw.lstrip("-").isdigit() else None
+    value = int(raw) if raw.lstrip("-").isdecimal() else None
     if value is None or not low <= value <= high:
         raise ValueError(_("%(label)s must be a whole number from %(low)d to %(high)d, not %(raw)r",
                            label=label, low=low, high=high, raw=raw))
