@@ -17,7 +17,15 @@ from companion.rules.options import PROFILES, normalise_game, option_choices, op
 from companion.web import i18n
 from companion.web.api import get_store, remember_pin
 from companion.web.views_base import csrf_token, form_int, form_text, html_blueprint, render
-from companion.web.views_text import GAME_LABELS, PROFILE_LABELS, event_label, event_summary, explain, option_rows, penalty_reason
+from companion.web.views_text import (
+    GAME_LABELS,
+    PROFILE_LABELS,
+    event_label,
+    event_summary,
+    explain,
+    option_rows,
+    penalty_reason,
+)
 
 bp = html_blueprint("pages", __name__)
 
@@ -25,7 +33,6 @@ MAX_PLAYERS = 4
 MIN_PLAYERS = 2
 MAX_NAME = 24
 LANG_COOKIE_AGE = 365 * 24 * 3600
-
 
 TABLE_PROFILE = "table:"
 """Profile values that start a table with the house rules of an earlier table (``table:K7P2Q``)."""
