@@ -129,6 +129,7 @@ def test_bad_new_table_input_is_explained_and_creates_nothing(
 
 def test_csrf_token_is_required_for_every_post(client: FlaskClient, store: TableStore, okey_table: str) -> None:
     _session(client, okey_table)
+    store.record(okey_table, {"type": "indicator", "tile": "R4"})
     without = client.post(f"/t/{okey_table}/gosterme", data={"player": "1"})
     wrong = client.post(f"/t/{okey_table}/gosterme", data={"player": "1", "csrf_token": "forged"})
     assert without.status_code == wrong.status_code == 400
@@ -246,7 +247,7 @@ def test_O3_indicator_gives_okey_and_false_okey(editor: FlaskClient, okey_table:
 
 
 @pytest.mark.parametrize(("typed", "message"), [("F", "always a numbered tile"), ("R4 R5", "exactly one tile"),
-                                                 ("Q4", "unknown colour")])
+                                                 ("Q4", "“Q4” is not a tile")])
 def test_O3_bad_indicator_is_explained(editor: FlaskClient, store: TableStore, okey_table: str,
                                        typed: str, message: str) -> None:
     response = post(editor, f"/t/{okey_table}/deal/indicator", {"indicator": typed})
@@ -296,7 +297,7 @@ def test_O6_win_updates_the_sheet_and_moves_the_deal(editor: FlaskClient, store:
     ({"winner": "0", "tiles": "R1 R2", "discard": "R5"}, "Enter the 14 tiles the winner shows (you entered 2)"),
     ({"winner": "9", "tiles": WIN_TILES, "discard": "R5"}, "The winner must be a whole number from 0 to 3"),
     ({"winner": "0", "tiles": WIN_TILES, "discard": ""}, "Enter the one tile the winner discarded last"),
-    ({"winner": "0", "tiles": WIN_TILES.replace("K12", "X12"), "discard": "R5"}, "invalid tile 'X12'"),
+    ({"winner": "0", "tiles": WIN_TILES.replace("K12", "X12"), "discard": "R5"}, "“X12” is not a tile: write a colour letter"),
 ])
 def test_O5_bad_win_input_is_explained(editor: FlaskClient, store: TableStore, okey_table: str,
                                        fields: dict[str, str], message: str) -> None:
@@ -314,6 +315,7 @@ def test_O6_gosterme_and_stock_exhausted(editor: FlaskClient, store: TableStore,
 
 
 def test_O6_gosterme_bad_seat(editor: FlaskClient, okey_table: str) -> None:
+    _indicator(editor, okey_table)
     response = post(editor, f"/t/{okey_table}/gosterme", {"player": "x"})
     assert response.status_code == 422 and "The player must be a whole number" in response.text
 
@@ -406,7 +408,9 @@ def test_H4_opening_checker_needs_an_indicator(client: FlaskClient, table101: st
 
 
 def test_undo_redo_and_history(editor: FlaskClient, store: TableStore, okey_table: str) -> None:
-    assert post(editor, f"/t/{okey_table}/undo").status_code == 409
+    nothing = post(editor, f"/t/{okey_table}/undo", follow_redirects=True)
+    assert "Nothing to undo." in nothing.text and nothing.request.path == f"/t/{okey_table}"
+    _indicator(editor, okey_table)
     post(editor, f"/t/{okey_table}/gosterme", {"player": "3"})
     assert post(editor, f"/t/{okey_table}/undo").status_code == 303
     assert store.get(okey_table).deal.gosterme == ()
@@ -414,7 +418,7 @@ def test_undo_redo_and_history(editor: FlaskClient, store: TableStore, okey_tabl
     assert store.get(okey_table).deal.gosterme == (3,)
     post(editor, f"/t/{okey_table}/undo")
     history = text(editor.get(f"/t/{okey_table}/history").text)
-    assert "gösterme Ece undone" in history and "redo #1" in history and "undo #1" in history
+    assert "gösterme Ece undone" in history and "redo #2" in history and "undo #2" in history
 
 
 # -- photos ----------------------------------------------------------------------------------------
@@ -602,3 +606,107 @@ def test_catalogues_translate_every_message_with_the_same_placeholders() -> None
             assert all(strings) and not message.fuzzy, (lang, msgid)
             for string in strings:
                 assert set(placeholder.findall(string)) <= set(placeholder.findall(str(message.id))), (lang, msgid)
+
+
+# -- found by playing the journeys in a browser ----------------------------------------------------
+
+
+def test_three_players_sit_on_three_sides_inside_the_picture() -> None:
+    from companion.web.views_table import seat_positions
+
+    for players in (2, 3, 4):
+        for point in seat_positions(players):
+            half_width = 20 if point["vertical"] else 95
+            assert 0 <= float(point["x"]) - half_width and float(point["x"]) + half_width <= 440, (players, point)
+    assert [(round(float(p["x"])), round(float(p["y"]))) for p in seat_positions(3)] == [(220, 415), (415, 220), (220, 25)]
+
+
+def test_O2_three_player_stacks_lie_on_the_felt(editor: FlaskClient, store: TableStore) -> None:
+    table = store.create_table(game="okey", players=PLAYERS[:3], pin="1234")
+    _session(editor, table)
+    post(editor, f"/t/{table}/deal", {"die1": "5", "die2": "2"})
+    page = editor.get(f"/t/{table}/deal").text
+    for x, y in re.findall(r'transform="translate\(([\d.-]+) ([\d.-]+)\) rotate', page):
+        assert 62 <= float(x) <= 378 and 62 <= float(y) <= 378
+
+
+def test_a_form_sent_twice_records_once(editor: FlaskClient, store: TableStore, okey_table: str) -> None:
+    fields = {"winner": "0", "tiles": WIN_TILES, "discard": "R5", "indicator": "R4", "event_id": "tap-1"}
+    assert post(editor, f"/t/{okey_table}/win", fields).status_code == 303
+    assert post(editor, f"/t/{okey_table}/win", fields).status_code == 303
+    assert len(store.get(okey_table).hands) == 1
+    _indicator(editor, okey_table, "B2")
+    post(editor, f"/t/{okey_table}/undo", {"event_id": "undo-1"})
+    post(editor, f"/t/{okey_table}/undo", {"event_id": "undo-1"})
+    state = store.get(okey_table)
+    assert state.deal.indicator is None and len(state.hands) == 1, "one undo, not two"
+    assert 'name="event_id"' in editor.get(f"/t/{okey_table}/win").text
+
+
+def test_O6_gosterme_needs_the_indicator(editor: FlaskClient, store: TableStore, okey_table: str) -> None:
+    assert "Gösterme (showed" not in editor.get(f"/t/{okey_table}").text
+    response = post(editor, f"/t/{okey_table}/gosterme", {"player": "1"})
+    assert response.status_code == 422 and "Turn up the indicator first" in response.text
+    _indicator(editor, okey_table)
+    post(editor, f"/t/{okey_table}/gosterme", {"player": "1"})
+    page = editor.get(f"/t/{okey_table}").text
+    assert 'name="player" value="0"' in page and 'name="player" value="1">Can' not in page, "Can showed already"
+
+
+def test_O2_deal_after_a_penalty_asks_only_for_the_indicator(editor: FlaskClient, store: TableStore,
+                                                              table101: str) -> None:
+    store.record(table101, {"type": "penalty", "player": 1, "reason": "islek"})
+    page = editor.get(f"/t/{table101}/deal").text
+    assert 'name="die1"' not in page and "dice can no longer be entered" in page
+    assert post(editor, f"/t/{table101}/deal/indicator", {"indicator": "R4"}).status_code == 303
+
+
+def test_H5_a_finisher_left_on_not_opened_has_opened_with_melds(editor: FlaskClient, store: TableStore,
+                                                                table101: str) -> None:
+    _indicator(editor, table101)
+    assert post(editor, f"/t/{table101}/hand", {**HAND_101, "opened0": "none"}).status_code == 303
+    assert store.get(table101).hands[0].entries[0] == -101
+
+
+def test_unknown_address_wrong_method_and_reloaded_pin_page(client: FlaskClient, okey_table: str) -> None:
+    missing = client.get("/no/such/page")
+    assert missing.status_code == 404 and "There is no such page here" in missing.text and "topbar" in missing.text
+    assert client.get("/api/no-such").get_json()["error"], "the API still answers JSON"
+    wrong = client.put("/")
+    assert wrong.status_code == 405 and "cannot be opened like that" in wrong.text
+    reloaded = client.get(f"/t/{okey_table.lower()}/pin")
+    assert reloaded.status_code == 303 and reloaded.headers["Location"].endswith(f"/t/{okey_table}#pin")
+    assert client.get("/favicon.ico").headers["Location"].endswith("/static/icon.svg")
+    assert client.get("/static/icon.svg").status_code == 200
+
+
+def test_engine_messages_read_in_the_readers_language(editor: FlaskClient, table101: str) -> None:
+    editor.set_cookie("lang", "tr")
+    opening = text(post(editor, f"/t/{table101}/opening", {"indicator": "R4", "melds": "K5 Y5 B5 B5"}).text)
+    assert "Kurala aykırı grup: [K5, Y5, B5, B5] (bir renk tekrar ediyor; grup farklı renkler ister, O4)" in opening
+    bad_tile = text(post(editor, f"/t/{table101}/deal/indicator", {"indicator": "X2"}).text)
+    assert "“X2” bir taş değil" in bad_tile
+    twice = text(post(editor, f"/t/{table101}/hand/check", {**HAND_101, "indicator": "R4", "rack1": "R5 R5 R5"},
+                      headers={"HX-Request": "true"}).text)
+    assert "Olanaksız: 3 × R5 girildi" in twice
+
+
+def test_O5_wrong_declaration_and_O6_elimination_are_explained(editor: FlaskClient, store: TableStore) -> None:
+    table = store.create_table(game="okey", players=PLAYERS, pin="1234",
+                               options={"start_points": 4, "elimination": True})
+    _session(editor, table)
+    editor.set_cookie("lang", "tr")
+    wrong = "R1 R2 R4 R6 B5 Y5 K5 B9 B10 B11 B12 K10 K11 K12"
+    post(editor, f"/t/{table}/win", {"winner": "1", "tiles": wrong, "discard": "R9", "indicator": "K1"})
+    page = text(editor.get(f"/t/{table}").text)
+    assert "Can yanlış bitirdi: 14 taş perlere veya yedi çifte ayrılmıyor. Ceza: 4 puan (O5)." in page
+    assert "1. elden sonra Can 0 puanda ve oyundan çıkıyor." in page
+
+
+def test_finished_match_marks_no_dealer(editor: FlaskClient, store: TableStore) -> None:
+    table = store.create_table(game="okey", players=PLAYERS, pin="1234", options={"start_points": 2})
+    _session(editor, table)
+    post(editor, f"/t/{table}/win", {"winner": "0", "tiles": WIN_TILES, "discard": "B8", "indicator": "R4"})
+    page = editor.get(f"/t/{table}").text
+    assert store.get(table).finished and "Match over" in page
+    assert "seat dealer" not in page and "⚄ deals" not in page

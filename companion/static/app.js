@@ -129,6 +129,13 @@
       if (picker) setCodes(picker, codes);
     }
   });
+  // 101 hand: whoever finished has opened, so tapping the finisher moves them off "not opened".
+  document.addEventListener("change", function (ev) {
+    if (!ev.target.matches("input[name=finisher]")) return;
+    var none = document.querySelector('input[name="opened' + ev.target.value + '"][value=none]');
+    var melds = document.querySelector('input[name="opened' + ev.target.value + '"][value=melds]');
+    if (none && melds && none.checked) melds.checked = true;
+  });
   document.addEventListener("change", function (ev) {
     if (ev.target.matches("[data-rec-fix]")) {
       var rec = ev.target.parentElement.querySelector("[data-rec]");

@@ -6,20 +6,24 @@ deal assistant) and ``views_hands`` (wins, 101 hands, the opening checker, photo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, redirect, request, url_for
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
 from companion.rules.options import PROFILES, normalise_game, option_choices, options_for, options_to_dict
 from companion.web import i18n
 from companion.web.api import get_store, remember_pin
-from companion.web.views_base import csrf_token, form_int, form_text, html_blueprint, render
+from companion.web.views_base import csrf_token, event_token, form_int, form_text, html_blueprint, render
 from companion.web.views_text import (
     GAME_LABELS,
     PROFILE_LABELS,
+    engine_text,
     event_label,
     event_summary,
     explain,
@@ -142,7 +146,8 @@ def new_table() -> Response:
             first_dealer=first_dealer, name=form_text("name") or None,
         )
     except ValueError as error:
-        context = _home_context(error=str(error), form=request.form, **_options_context(game, chosen, options))
+        context = _home_context(error=engine_text(str(error)), form=request.form,
+                                **_options_context(game, chosen, options))
         return render("home.html", status=422, **context)
     remember_pin(table_id)
     return redirect(url_for("table.show", table_id=table_id), 303)
@@ -166,16 +171,47 @@ def set_language() -> Response:
     return response
 
 
+@bp.get("/favicon.ico")
+def favicon() -> Response:
+    return redirect(url_for("static", filename="icon.svg"), 301)
+
+
+PAGE_ERRORS: dict[int, Any] = {
+    404: _l("There is no such page here. Check the address, or start from the home page."),
+    405: _l("This address cannot be opened like that. Go back and use the page's buttons."),
+    413: _l("That upload is too large: send a photo of at most 16 MB."),
+}
+"""Readable pages for HTTP errors outside the blueprints (an unknown address, a wrong method, a huge body)."""
+
+
+def _page_error_handler(app: Flask) -> Callable[[HTTPException], Any]:
+    """An error handler for :data:`PAGE_ERRORS`: the error page, except under ``/api`` where the API's own
+    handler answers with JSON as before."""
+    api_handler = app.error_handler_spec[None][None].get(HTTPException)
+
+    def handle(error: HTTPException) -> Any:
+        if request.path.startswith("/api") and api_handler is not None:
+            return api_handler(error)
+        return render("error.html", status=error.code or 500, message=str(PAGE_ERRORS.get(error.code or 0, error.name)))
+
+    return handle
+
+
 def init_app(app: Flask) -> None:
     """Register the HTML blueprints, languages, the CSRF token and the error pages."""
     from companion.web import views_deal, views_hands, views_table
 
     i18n.init_i18n(app)
     app.jinja_env.globals["csrf_token"] = csrf_token
+    app.jinja_env.globals["event_token"] = event_token
     app.jinja_env.globals["game_label"] = lambda game: GAME_LABELS.get(game, game)
     app.jinja_env.globals["penalty_reason"] = penalty_reason
     app.jinja_env.globals["event_label"] = event_label
     app.jinja_env.globals["event_summary"] = event_summary
     app.jinja_env.filters["explain"] = explain
+    app.jinja_env.filters["engine_text"] = engine_text
     for blueprint in (bp, views_table.bp, views_deal.bp, views_hands.bp):
         app.register_blueprint(blueprint)
+    handler = _page_error_handler(app)
+    for code in PAGE_ERRORS:
+        app.register_error_handler(code, handler)

@@ -16,8 +16,12 @@ from werkzeug.exceptions import BadRequest
 from werkzeug.wrappers import Response
 
 from companion.store import TableNotFound
+from companion.web.views_text import engine_text
 
 CSRF_FIELD = "csrf_token"
+EVENT_ID_FIELD = "event_id"
+"""A hidden field naming the change a form makes: the same form sent twice (a double tap, a retry on a
+flaky connection) records once, because the store ignores an event id it has seen."""
 CSRF_HEADER = "X-CSRF-Token"
 _SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 
@@ -33,6 +37,16 @@ def csrf_token() -> str:
         token = secrets.token_urlsafe(24)
         session[CSRF_FIELD] = token
     return str(token)
+
+
+def event_token() -> str:
+    """A fresh id for the change a form will make (see :data:`EVENT_ID_FIELD`)."""
+    return secrets.token_urlsafe(12)
+
+
+def event_id() -> str | None:
+    """The submitted form's event id, ``None`` when it has none (an old page, a test)."""
+    return form_text(EVENT_ID_FIELD) or None
 
 
 def check_csrf() -> None:
@@ -85,7 +99,7 @@ def _error_response(message: str, status: int) -> Response:
 
 
 def _value_error(error: ValueError) -> Response:
-    return _error_response(str(error), 422)
+    return _error_response(engine_text(str(error)), 422)
 
 
 def _bad_request(error: BadRequest) -> Response:

@@ -17,7 +17,8 @@ from companion.rules.deal import DealPlan
 from companion.rules.tiles import parse_tiles
 from companion.web.api import get_store
 from companion.web.views_base import form_int, form_text, html_blueprint, render
-from companion.web.views_table import SEAT_COLOURS, TABLE_CENTRE, record, require_editor, seat_positions
+from companion.web.views_table import SEAT_COLOURS, TABLE_CENTRE, record, require_editor, seat_angle, seat_positions
+from companion.web.views_text import engine_text
 
 bp = html_blueprint("deal", __name__, url_prefix="/t")
 
@@ -51,7 +52,7 @@ def stack_layout(plan: DealPlan) -> list[dict[str, Any]]:
     layout = []
     for seat in range(plan.players):
         own = [stack for stack in plan.stacks if stack.owner == seat]
-        angle = math.radians(-90 + seat * 360 / plan.players)
+        angle = seat_angle(seat, plan.players)
         edge_x = TABLE_CENTRE + _FELT_REACH * math.cos(angle)
         edge_y = TABLE_CENTRE - _FELT_REACH * math.sin(angle)
         tangent = (-math.sin(angle), -math.cos(angle))
@@ -101,7 +102,7 @@ def _act(table_id: str, action: Callable[[], None], done: str) -> Response:
     try:
         action()
     except ValueError as error:
-        return render("deal.html", status=422, error=str(error), **_context(table_id))
+        return render("deal.html", status=422, error=engine_text(str(error)), **_context(table_id))
     return redirect(done, 303)
 
 

@@ -26,6 +26,7 @@ from companion.tables import TableState
 from companion.web.api import get_store
 from companion.web.views_base import form_int, form_text, html_blueprint, render
 from companion.web.views_table import record, require_editor
+from companion.web.views_text import engine_text
 
 bp = html_blueprint("hands", __name__, url_prefix="/t")
 
@@ -102,7 +103,8 @@ def okey_win_check(table_id: str) -> Response:
     try:
         verdict = _okey_verdict(state)
     except ValueError as error:
-        return render("okey_win.html", block="verdict", status=422, state=state, table_id=state.id, error=str(error))
+        return render("okey_win.html", block="verdict", status=422, state=state, table_id=state.id,
+                      error=engine_text(str(error)))
     return render("okey_win.html", block="verdict", state=state, table_id=state.id, **verdict)
 
 
@@ -121,7 +123,8 @@ def okey_win_record(table_id: str) -> Response:
             hand = _okey_hand(state)
         recorded = record(table_id, {"type": "okey_hand", "hand": hand})
     except ValueError as error:
-        return render("okey_win.html", status=422, state=state, table_id=state.id, error=str(error), form=request.form)
+        return render("okey_win.html", status=422, state=state, table_id=state.id, error=engine_text(str(error)),
+                      form=request.form)
     return _recorded(recorded)
 
 
@@ -146,6 +149,8 @@ def _okey101_hand(state: TableState) -> dict[str, Any]:
         else:
             entry["rack"] = format_tiles(parse_tiles(form_text(f"rack{seat}")))
         players.append(entry)
+    if finisher is not None and players[finisher]["opened"] is None:
+        players[finisher]["opened"] = "melds"  # whoever finished has opened (H5); melds unless told pairs
     return {
         "indicator": _indicator(state),
         "finisher": finisher,
@@ -193,7 +198,7 @@ def okey101_hand_check(table_id: str) -> Response:
         verdict = _okey101_verdict(state)
     except ValueError as error:
         return render("okey101_hand.html", block="verdict", status=422, state=state, table_id=state.id,
-                      error=str(error))
+                      error=engine_text(str(error)))
     return render("okey101_hand.html", block="verdict", state=state, table_id=state.id, **verdict)
 
 
@@ -210,7 +215,7 @@ def okey101_hand_record(table_id: str) -> Response:
     try:
         recorded = record(table_id, {"type": "okey101_hand", "hand": _okey101_hand(state)})
     except ValueError as error:
-        return render("okey101_hand.html", status=422, state=state, table_id=state.id, error=str(error),
+        return render("okey101_hand.html", status=422, state=state, table_id=state.id, error=engine_text(str(error)),
                       form=request.form)
     return _recorded(recorded)
 
@@ -264,7 +269,7 @@ def opening(table_id: str) -> Response:
             context["indicator"] = indicator
             context["check"] = check_opening(form_text("melds"), indicator=indicator, options=options)
         except ValueError as error:
-            context["error"] = str(error)
+            context["error"] = engine_text(str(error))
             status = 422
     return render("opening.html", block="verdict", status=status, **context)
 
@@ -316,7 +321,7 @@ def photo(table_id: str) -> Response:
         recognition = engine.recognize(data)
         width, height = _image_size(data, recognition)
     except (ValueError, RulesError) as error:
-        return render("photo.html", block="result", status=422, error=str(error), **context)
+        return render("photo.html", block="result", status=422, error=engine_text(str(error)), **context)
     mimetype = upload.mimetype if (upload.mimetype or "").startswith("image/") else "image/jpeg"
     context.update(
         recognition=recognition,

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import segno
-from flask import current_app, redirect, request, url_for
+from flask import current_app, flash, redirect, request, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
@@ -19,7 +19,7 @@ from companion.rules.options import OkeyOptions
 from companion.store import NothingToRedo, NothingToUndo
 from companion.tables import HandRow, TableState
 from companion.web.api import get_store, pin_ok, remember_pin
-from companion.web.views_base import form_int, form_text, html_blueprint, render, render_block
+from companion.web.views_base import event_id, form_int, form_text, html_blueprint, render, render_block
 from companion.web.views_text import PENALTY_REASONS, explain
 
 bp = html_blueprint("table", __name__, url_prefix="/t")
@@ -36,6 +36,20 @@ TABLE_CENTRE = 220.0
 SEAT_REACH = 195.0
 
 
+def seat_angle(seat: int, players: int) -> float:
+    """Where ``seat`` sits round the table, in radians from the right-hand side: seat 1 at the bottom, then
+    counter-clockwise one side of the square table per seat (three players leave the left side empty,
+    two face each other).
+
+    >>> [round(math.degrees(seat_angle(s, 3))) for s in range(3)]
+    [-90, 0, 90]
+    >>> [round(math.degrees(seat_angle(s, 2))) for s in range(2)]
+    [-90, 90]
+    """
+    step = 180 if players == 2 else 90
+    return math.radians(-90 + seat * step)
+
+
 def seat_positions(players: int) -> list[dict[str, float | bool]]:
     """Where each seat is drawn round the table, counter-clockwise from seat 1 at the bottom; seats at
     the left and right edges get an upright (vertical) name box.
@@ -45,7 +59,7 @@ def seat_positions(players: int) -> list[dict[str, float | bool]]:
     """
     points = []
     for seat in range(players):
-        angle = math.radians(-90 + seat * 360 / players)
+        angle = seat_angle(seat, players)
         x = TABLE_CENTRE + SEAT_REACH * math.cos(angle)
         y = TABLE_CENTRE - SEAT_REACH * math.sin(angle)
         points.append({"x": x, "y": y, "vertical": abs(math.cos(angle)) > 0.9})
@@ -192,6 +206,12 @@ def sheet(table_id: str) -> Response:
     return render("table.html", block="live", printing=True, **table_context(table_id))
 
 
+@bp.get("/<table_id>/pin")
+def pin_form(table_id: str) -> Response:
+    """The PIN form's address opened directly (a reload after a wrong PIN): the table page at its PIN form."""
+    return redirect(url_for("table.show", table_id=table_id.upper()) + "#pin", 303)
+
+
 @bp.post("/<table_id>/pin")
 def enter_pin(table_id: str) -> Response:
     state = get_store().get(table_id)
@@ -210,8 +230,10 @@ def require_editor(table_id: str) -> Response | None:
 
 
 def record(table_id: str, event: dict[str, Any]) -> TableState:
-    """Record ``event`` as the API would, tagged with this browser as the actor."""
-    return get_store().record(table_id, event, actor=actor())
+    """Record ``event`` as the API would, tagged with this browser as the actor; a form sent twice (its
+    event id seen before) records once."""
+    sent = event_id()
+    return get_store().record(table_id, {**event, "id": sent} if sent else event, actor=actor())
 
 
 @bp.post("/<table_id>/undo")
@@ -230,13 +252,11 @@ def _undo_or_redo(table_id: str, kind: str) -> Response:
     store = get_store()
     try:
         if kind == "undo":
-            store.undo(table_id, actor=actor())
+            store.undo(table_id, actor=actor(), client_id=event_id())
         else:
-            store.redo(table_id, actor=actor())
+            store.redo(table_id, actor=actor(), client_id=event_id())
     except (NothingToUndo, NothingToRedo):
-        message = _("Nothing to undo.") if kind == "undo" else _("Nothing to redo.")
-        return render("table.html", status=409, action_error=message, join=join_url(table_id),
-                      qr=qr_svg(join_url(table_id)), **table_context(table_id))
+        flash(_("Nothing to undo.") if kind == "undo" else _("Nothing to redo."), "error")
     return redirect(url_for("table.show", table_id=table_id.upper()), 303)
 
 
@@ -246,6 +266,8 @@ def gosterme(table_id: str) -> Response:
     if (denied := require_editor(table_id)) is not None:
         return denied
     state = get_store().get(table_id)
+    if state.deal.indicator is None:
+        raise ValueError(_("Turn up the indicator first: gösterme is showing its twin."))
     seat = form_int("player", _("The player"), low=0, high=len(state.players) - 1)
     record(table_id, {"type": "gosterme", "player": seat})
     return redirect(url_for("table.show", table_id=table_id.upper()), 303)

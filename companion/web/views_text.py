@@ -128,6 +128,10 @@ EXPLANATIONS: dict[str, LazyString] = {
     "okey101.penalty": _l("%(seat)s pays +%(points)s for %(reason_name)s (H7)."),
     "okey101.total": _l("%(seat)s scores %(hand)s + %(penalties)s = %(score)s this hand."),
     "okey101.teams": _l("Teams: A %(team0)s, B %(team1)s."),
+    "okey.wrong_finish": _l("%(seat)s's declaration is wrong: the 14 tiles do not split into melds or seven pairs. "
+                            "Penalty: %(points)s points (O5)."),
+    "okey.match_out": _l("After hand %(hand)s %(name)s has %(points)s."),
+    "okey.match_out.leaves": _l("After hand %(hand)s %(name)s has %(points)s and leaves the match."),
     "okey.match_over": _l("The match is over: %(winner_names)s win, %(loser_names)s lose."),
     "okey101.match_void": _l("Hand %(hand)s was void: it is replayed and not counted."),
     "okey101.match_over": _l("All hands are played: %(winner_names)s win with the lowest total."),
@@ -159,11 +163,20 @@ def _field(line: Any, name: str) -> Any:
 def explain(line: Any, players: Sequence[str]) -> str:
     """One engine explanation (an ``Explanation`` or its dict) in the reader's language, seats as names."""
     english = with_names(str(_field(line, "text") or line), players)
-    template = EXPLANATIONS.get(str(_field(line, "key") or ""))
+    key = str(_field(line, "key") or "")
+    raw = dict(_field(line, "params") or {})
+    if key == "okey.match_out":
+        if raw.get("leaves"):
+            key = "okey.match_out.leaves"
+        unit = raw.get("unit")
+        if isinstance(unit, int) and 0 <= unit < len(players):
+            teammate = unit + 2 if "team of" in english and unit + 2 < len(players) else None
+            raw["name"] = players[unit] + (f" & {players[teammate]}" if teammate is not None else "")
+    template = EXPLANATIONS.get(key)
     if template is None:
         return english
     params: dict[str, Any] = {}
-    for name, value in dict(_field(line, "params") or {}).items():
+    for name, value in raw.items():
         if name in SEAT_PARAMS and isinstance(value, int) and 0 <= value < len(players):
             params[name] = players[value]
         else:
@@ -252,3 +265,61 @@ def event_summary(kind: str, payload: Mapping[str, Any], players: Sequence[str])
     if kind in ("undo", "redo"):
         return f"#{payload.get('target')}"
     return ""
+
+
+# -- the engine's error messages and verdict reasons in the reader's language ------------------------------
+
+MELD_KINDS: dict[str, LazyString] = {"meld": _l("meld"), "set": _l("set"), "run": _l("run"), "pair": _l("pair")}
+
+WHY_ILLEGAL: dict[str, LazyString] = {
+    "a colour repeats; a set needs distinct colours, O4": _l("a colour repeats; a set needs distinct colours, O4"),
+    "a set has at most 4 tiles, one per colour, O4": _l("a set has at most 4 tiles, one per colour, O4"),
+    "1 after 13 is not allowed here (wrap_13_1 is off, H1)": _l("1 after 13 is not allowed here (runs 12-13-1 are off, H1)"),
+    "1 may be low or follow 13, never both, O4": _l("1 may be low or follow 13, never both, O4"),
+    "13-1-2 never wraps, O4": _l("13-1-2 never wraps, O4"),
+    "the numbers must follow each other in laid order, O4": _l("the numbers must follow each other in laid order, O4"),
+    "a meld has at least 3 tiles (a pair 2), O4": _l("a meld has at least 3 tiles (a pair 2), O4"),
+    "a set is one number in distinct colours, a run consecutive numbers in one colour, O4":
+        _l("a set is one number in distinct colours, a run consecutive numbers in one colour, O4"),
+    "a pair is two identical tiles (O5); a meld has at least 3 (O4)":
+        _l("a pair is two identical tiles (O5); a meld has at least 3 (O4)"),
+    "the 14 tiles do not split into melds or seven pairs": _l("the 14 tiles do not split into melds or seven pairs"),
+}
+"""The engine's fixed reasons (why a meld is illegal, why a hand does not win), by their English text."""
+
+_ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
+    (re.compile(r"^illegal (?P<kind>meld|set|run|pair): (?P<tiles>\[[^\]]*\]) \((?P<why>.*)\)$"),
+     _l("Illegal %(kind)s: %(tiles)s (%(why)s)")),
+    (re.compile(r"^invalid indicator '(?P<code>[^']*)'"),
+     _l("%(code)s cannot be the indicator: the indicator is always a numbered tile (a false okey turned up goes "
+        "back and the die is rolled again, O2.3).")),
+    (re.compile(r"^invalid tile '(?P<code>[^']*)'"),
+     _l("“%(code)s” is not a tile: write a colour letter R, Y, B or K and a number 1-13, or F for a false okey "
+        "(e.g. R7, K13, F).")),
+    (re.compile(r"^impossible hand: (?P<count>\d+) × (?P<tile>\w+), a set has only (?P<limit>\d+)"),
+     _l("Impossible: %(count)s × %(tile)s entered, but the set has only %(limit)s of that tile (counting every "
+        "tile entered and the indicator).")),
+    (re.compile(r"^this hand's deal is already recorded"),
+     _l("This hand's deal is already recorded: undo it to change the dice.")),
+    (re.compile(r"^the match is already finished"), _l("The match is already over: undo to change it.")),
+)
+
+
+def engine_text(message: str) -> str:
+    """An error message or reason from the rules engine or the store in the reader's language, when it is
+    one the pages can meet; anything else as it came.
+
+    >>> engine_text("something else")
+    'something else'
+    """
+    if message in WHY_ILLEGAL:
+        return str(WHY_ILLEGAL[message])
+    for pattern, template in _ENGINE_MESSAGES:
+        found = pattern.match(message)
+        if found:
+            params = found.groupdict()
+            if "kind" in params:
+                params["kind"] = str(MELD_KINDS[params["kind"]])
+                params["why"] = str(WHY_ILLEGAL.get(params["why"], params["why"]))
+            return str(template) % params
+    return message
