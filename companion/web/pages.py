@@ -204,6 +204,7 @@ def init_app(app: Flask) -> None:
     i18n.init_i18n(app)
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.globals["event_token"] = event_token
+    app.jinja_env.globals["on_host"] = views_hands.on_host
     app.jinja_env.globals["game_label"] = lambda game: GAME_LABELS.get(game, game)
     app.jinja_env.globals["penalty_reason"] = penalty_reason
     app.jinja_env.globals["event_label"] = event_label

@@ -8,6 +8,7 @@ phone without JavaScript can still score.
 from __future__ import annotations
 
 import base64
+import ipaddress
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -303,26 +304,17 @@ def _image_size(data: bytes, recognition: Any) -> tuple[int, int]:
     return header.width, header.height
 
 
-@bp.post("/<table_id>/photo")
-def photo(table_id: str) -> Response:
-    """Recognise the tiles on an uploaded photo: boxes drawn over it, unsure tiles to confirm."""
-    _state(table_id)
-    picker = form_text("picker") or "picker"
-    upload = request.files.get("photo")
-    context: dict[str, Any] = {"picker": picker, "table_id": table_id}
-    if upload is None or not upload.filename:
-        return render("photo.html", block="result", status=422, error=_("Choose or take a photo first."), **context)
+def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response:
+    """The tiles recognised on ``data``, drawn over it for the picker in ``context`` (or why not)."""
     engine = recognizer()
     if engine is None:
         return render("photo.html", block="result", status=422,
                       error=_("Photo recognition is not available here: tap the tiles instead."), **context)
-    data = upload.read()
     try:
         recognition = engine.recognize(data)
         width, height = _image_size(data, recognition)
     except (ValueError, RulesError) as error:
         return render("photo.html", block="result", status=422, error=engine_text(str(error)), **context)
-    mimetype = upload.mimetype if (upload.mimetype or "").startswith("image/") else "image/jpeg"
     context.update(
         recognition=recognition,
         width=width,
@@ -332,3 +324,44 @@ def photo(table_id: str) -> Response:
         image_url=f"data:{mimetype};base64,{base64.b64encode(data).decode('ascii')}",
     )
     return render("photo.html", block="result", **context)
+
+
+@bp.post("/<table_id>/photo")
+def photo(table_id: str) -> Response:
+    """Recognise the tiles on an uploaded photo: boxes drawn over it, unsure tiles to confirm."""
+    _state(table_id)
+    context: dict[str, Any] = {"picker": form_text("picker") or "picker", "table_id": table_id}
+    upload = request.files.get("photo")
+    if upload is None or not upload.filename:
+        return render("photo.html", block="result", status=422, error=_("Choose or take a photo first."), **context)
+    mimetype = upload.mimetype if (upload.mimetype or "").startswith("image/") else "image/jpeg"
+    return _recognised(context, upload.read(), mimetype)
+
+
+def on_host() -> bool:
+    """Whether this request comes from the machine the app runs on (its own browser, not a phone)."""
+    try:
+        return ipaddress.ip_address(request.remote_addr or "").is_loopback
+    except ValueError:
+        return False
+
+
+@bp.post("/<table_id>/camera")
+def camera(table_id: str) -> Response:
+    """A frame from the camera attached to the host, recognised like an uploaded photo.  Only the host's
+    own browser may use it: a phone on the Wi-Fi must not switch on the laptop's camera."""
+    _state(table_id)
+    context: dict[str, Any] = {"picker": form_text("picker") or "picker", "table_id": table_id}
+    if not on_host():
+        return render("photo.html", block="result", status=403,
+                      error=_("The laptop camera can only be used on the laptop itself."), **context)
+    from vision.camera import CameraError, capture_jpeg
+
+    try:
+        data = capture_jpeg(int(current_app.config.get("CAMERA_DEVICE", 0)))
+    except CameraError as error:
+        current_app.logger.warning("host camera: %s", error)
+        return render("photo.html", block="result", status=422,
+                      error=_("No camera answered on this computer: plug one in, or take the photo with a phone."),
+                      **context)
+    return _recognised(context, data, "image/jpeg")
