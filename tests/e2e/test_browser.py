@@ -223,3 +223,52 @@ def test_101_hand_preview_record_and_opening_checker(server: str, browser: Any) 
     keeper.locator("#melds").press_sequentially("\nK13 Y13 B13\nB9 B10 B11")
     keeper.get_by_role("button", name="Check the opening").click()
     expect(keeper.locator("#verdict")).to_contain_text("Opens. Total 115 ≥ 101")
+
+
+SMALL_TARGETS_JS = """() => {
+  const small = [];
+  for (const el of document.querySelectorAll('a, button, input, select, summary, label.button')) {
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height || el.type === 'hidden' || el.closest('.skip, .why')) continue;
+    const label = (el.type === 'radio' || el.type === 'checkbox') && el.closest('label');
+    const box = label ? label.getBoundingClientRect() : r;
+    if (box.height < 43.5 || box.width < 43.5) small.push(`${el.tagName} "${(el.textContent || el.name).trim().slice(0, 24)}" ${Math.round(box.width)}x${Math.round(box.height)}`);
+  }
+  return small;
+}"""
+
+
+def test_phone_pages_fit_the_screen_with_44px_targets(server: str, browser: Any) -> None:
+    """Found by playing the journeys on a 360-390 px phone: the tile picker and long selects ran off the
+    screen, back links and sheet cells were 23-26 px tall, three seats were drawn outside the picture."""
+    import json
+    import urllib.request
+
+    body = json.dumps({"game": "okey101", "players": ["İsmail", "Işık", "Deniz"], "pin": "1212",
+                       "name": "A table name long enough to stretch the rules profile list"}).encode()
+    request = urllib.request.Request(server + "/api/tables", body, {"Content-Type": "application/json"})
+    table = json.load(urllib.request.urlopen(request))["id"]
+    for width in (360, 390):
+        context = browser.new_context(viewport={"width": width, "height": 800}, locale="en-US", has_touch=True)
+        page = context.new_page()
+        page.on("pageerror", lambda error: SCRIPT_ERRORS.append(str(error)))
+        page.goto(f"{server}/t/{table}")
+        page.fill("#pin [name=pin]", "1212")
+        page.get_by_role("button", name="Enter").click()
+        page.locator("form[action$=penalty] button").click()
+        for path in ("/", f"/t/{table}", f"/t/{table}/deal", f"/t/{table}/hand", f"/t/{table}/history"):
+            page.goto(server + path)
+            if path == "/":
+                page.locator("label:has(input[name=game][value=okey101])").click()
+                page.locator("#options summary").click()
+            overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+            assert overflow <= 0, (width, path, overflow)
+            assert page.evaluate(SMALL_TARGETS_JS) == [], (width, path)
+            grids = page.evaluate("() => [...document.querySelectorAll('.picker-grid')].map(g => g.scrollWidth - g.clientWidth)")
+            assert max(grids, default=0) <= 1, (width, path, "tile picker wider than its box")
+        page.goto(f"{server}/t/{table}")
+        picture = page.locator("svg.table-pic").bounding_box()
+        for seat in page.locator("svg.table-pic rect.seat").all():
+            box = seat.bounding_box()
+            assert box["x"] >= picture["x"] - 1 and box["x"] + box["width"] <= picture["x"] + picture["width"] + 1
+        context.close()
