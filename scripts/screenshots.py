@@ -25,11 +25,16 @@ PIN = "1234"
 PHOTO = Path("/work/shared/data/tiles/rummikub-nvypk-train/images/rummy4-30_jpeg.rf.f3b9bb28ae1662dadefdc249311ad862.jpg")
 """A real photo of tiles ("rummikub-nvypk" by jonasbuehler, Roboflow Universe, CC BY 4.0); skipped if absent."""
 VIEWPORTS = {"phone": PHONE, "laptop": LAPTOP}
+HIDE_HOST_CAMERA = """document.addEventListener("DOMContentLoaded", () => {
+  const style = document.createElement("style");
+  style.textContent = "[data-host-camera] { display: none !important; }";
+  document.head.append(style);
+});"""
 
 
-def fill_tables(database: Path) -> tuple[str, str]:
-    """An Okey table two hands in (deal planned, indicator up, a gösterme) and a 101 table of five hands
-    four hands in (the subtotal line drawn, a penalty in the ledger)."""
+def fill_tables(database: Path) -> tuple[str, str, str]:
+    """An Okey table two hands in (deal planned, indicator up, a gösterme), a 101 table of five hands
+    four hands in (the subtotal line drawn, a penalty in the ledger) and a three-player deal."""
     with TableStore(database) as store:
         okey = store.create_table(game="okey", players=["Ayşe", "Bora", "Cem", "Derya"], pin=PIN,
                                   name="Cuma akşamı")
@@ -59,7 +64,9 @@ def fill_tables(database: Path) -> tuple[str, str]:
             }})
         store.record(game101, {"type": "deal", "dice": [3, 4]})
         store.record(game101, {"type": "indicator", "tile": "Y8"})
-    return okey, game101
+        three = store.create_table(game="okey", players=["Ece", "Fikret", "Gül"], pin=PIN, name="Üç kişi")
+        store.record(three, {"type": "deal", "dice": [6, 3]})
+    return okey, game101, three
 
 
 def shoot(page: Any, out: Path, name: str, tag: str) -> None:
@@ -77,10 +84,12 @@ def run(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp)
-        okey, game101 = fill_tables(data / "tables.sqlite")
+        okey, game101, three = fill_tables(data / "tables.sqlite")
         with live_server(data) as base, chromium() as browser:
             for tag, viewport in VIEWPORTS.items():
                 context = browser.new_context(viewport=viewport, locale="en-US")
+                if tag == "phone":  # served from this machine, but a phone never sees the host's camera button
+                    context.add_init_script(HIDE_HOST_CAMERA)
                 page = context.new_page()
                 page.goto(base + "/")
                 shoot(page, out, "home", tag)
@@ -90,6 +99,9 @@ def run(out: Path) -> None:
                 shoot(page, out, "table-okey", tag)
                 page.goto(f"{base}/t/{okey}/deal")
                 shoot(page, out, "deal", tag)
+                unlock(page, base, three)
+                page.goto(f"{base}/t/{three}/deal")
+                shoot(page, out, "deal-3-players", tag)
                 page.goto(f"{base}/t/{okey}/win")
                 page.locator("label:has(input[name=winner][value='3'])").click()
                 page.fill("[name=tiles]", "B11 B12 B13 K13 R13 Y13 Y1 Y2 Y3 K5 K6 K7 R9 R10")
@@ -125,11 +137,13 @@ def run(out: Path) -> None:
                 context.close()
             for lang, url in (("tr", f"/t/{okey}"), ("th", "/"), ("ru", f"/t/{game101}")):
                 context = browser.new_context(viewport=PHONE, locale=lang)
+                context.add_init_script(HIDE_HOST_CAMERA)
                 page = context.new_page()
                 page.goto(base + url)
                 shoot(page, out, f"lang-{lang}", "phone")
                 context.close()
             context = browser.new_context(viewport=PHONE, locale="en-US", color_scheme="dark")
+            context.add_init_script(HIDE_HOST_CAMERA)
             page = context.new_page()
             unlock(page, base, okey)
             page.goto(f"{base}/t/{okey}/deal")

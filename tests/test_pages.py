@@ -710,3 +710,21 @@ def test_finished_match_marks_no_dealer(editor: FlaskClient, store: TableStore) 
     page = editor.get(f"/t/{table}").text
     assert store.get(table).finished and "Match over" in page
     assert "seat dealer" not in page and "⚄ deals" not in page
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_O2_stacks_never_overlap_and_stay_on_the_felt(store: TableStore, players: int) -> None:
+    from companion.web.views_deal import stack_layout
+
+    table = store.create_table(game="okey", players=PLAYERS[:players], pin="1234")
+    plan = store.record(table, {"type": "deal", "dice": [6, 3]}).deal.plan
+    boxes = []
+    for stack in stack_layout(plan):
+        upright = round(stack["rot"]) % 180 == 90
+        half_w, half_h = (stack["h"] / 2, stack["w"] / 2) if upright else (stack["w"] / 2, stack["h"] / 2)
+        boxes.append((stack["x"] - half_w, stack["y"] - half_h, stack["x"] + half_w, stack["y"] + half_h))
+    assert len(boxes) == 21
+    for i, (x1, y1, x2, y2) in enumerate(boxes):
+        assert 62 <= x1 and x2 <= 378 and 62 <= y1 and y2 <= 378, "on the felt"
+        for a1, b1, a2, b2 in boxes[i + 1:]:
+            assert x2 <= a1 or a2 <= x1 or y2 <= b1 or b2 <= y1, "two stacks overlap"

@@ -23,8 +23,11 @@ from companion.web.views_text import engine_text
 bp = html_blueprint("deal", __name__, url_prefix="/t")
 
 _FELT_REACH = 122.0
-_SIDE = 262.0
 STACK_DEPTH = 44.0
+_SIDE_FACING = 300.0
+"""How long a row of stacks may be when only two sides of the felt hold stacks (two players)."""
+_SIDE_CORNERED = 2 * (_FELT_REACH - STACK_DEPTH / 2) - 8
+"""How long a row may be when the next side holds stacks too: the rows stop short of each other's corner."""
 
 
 def dice_rng() -> random.Random:
@@ -56,13 +59,15 @@ def stack_layout(plan: DealPlan) -> list[dict[str, Any]]:
         edge_x = TABLE_CENTRE + _FELT_REACH * math.cos(angle)
         edge_y = TABLE_CENTRE - _FELT_REACH * math.sin(angle)
         tangent = (-math.sin(angle), -math.cos(angle))
-        spacing = min(42.0, _SIDE / max(len(own), 1))
+        side = _SIDE_FACING if plan.players == 2 else _SIDE_CORNERED
+        spacing = min(42.0, side / max(len(own), 1))
         for k, stack in enumerate(own):
             offset = (k - (len(own) - 1) / 2) * spacing
             layout.append({
                 "x": edge_x + offset * tangent[0],
                 "y": edge_y + offset * tangent[1],
                 "rot": math.degrees(math.atan2(tangent[1], tangent[0])),
+                "upright": abs(math.cos(angle)) > 0.9,
                 "w": spacing - 4,
                 "h": STACK_DEPTH,
                 "letter": stack.letter,
