@@ -1,18 +1,21 @@
 """Evaluate the recogniser on the held-out real photos (never trained on) and print a markdown report.
 
-    .venv/bin/python scripts/eval_vision.py [--models models] [--runs 1]
+    .venv/bin/python scripts/eval_vision.py [--models models] [--verbose]
+    .venv/bin/python scripts/eval_vision.py --synthetic scripts/cache/synthetic-eval   # rendered, seed 9001
 
 Figures: per-tile detection recall and precision (IoU ≥ 0.5), classification accuracy of the detected
 tiles, share of photos read exactly right, confusions by colour and by number, median and worst time.
-Needs no torch.
+On synthetic scenes it also scores the upside-down flag.  Needs no torch.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import statistics
 import sys
-from collections import Counter
+from collections import Counter, defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
@@ -46,11 +49,6 @@ def match(truth: list[tuple[str, tuple[float, ...]]], found: list[tuple[str, tup
     return pairs
 
 
-def sorted_by_reading(tiles: tuple[tuple[str, tuple[float, ...]], ...], boxes: np.ndarray) -> list[tuple[str, tuple[float, ...]]]:
-    """The labels in the order the recogniser reports tiles for the same boxes."""
-    return [tiles[i] for i in reading_order(boxes)]
-
-
 def _colour(tile: str) -> str:
     return tile if tile in ("F", "J") else tile[0]
 
@@ -59,55 +57,94 @@ def _number(tile: str) -> str:
     return tile if tile in ("F", "J") else tile[1:]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description="evaluate tile recognition on the held-out real photos")
-    parser.add_argument("--models", type=Path, default=MODELS_DIR)
-    parser.add_argument("--turns", type=int, default=4, help="quarter turns averaged by the classifier (1-4)")
-    parser.add_argument("--verbose", action="store_true", help="list every mistake")
-    args = parser.parse_args()
+@dataclass(frozen=True)
+class Sample:
+    """A labelled photo: tiles with boxes, and up/down where known (synthetic scenes)."""
+
+    path: Path
+    tiles: tuple[tuple[str, tuple[float, ...]], ...]
+    upside_down: tuple[bool, ...] | None
+
+
+def real_samples() -> list[Sample]:
     _, held_out = split_photos(load_photos())
-    recognizer = Recognizer(args.models, turns=args.turns)
-    recognizer.recognize(held_out[0].path)  # warm-up: the first run pays for allocations
-    truths = found_total = matched = correct = exact = 0
+    return [Sample(photo.path, photo.tiles, None) for photo in held_out]
+
+
+def synthetic_samples(directory: Path) -> list[Sample]:
+    """Scenes written by ``scripts/render_tiles.py --out directory`` (use a seed the training pool did not)."""
+    rows: dict[str, list[dict[str, str]]] = defaultdict(list)
+    with open(directory / "labels.csv", newline="") as handle:
+        for row in csv.DictReader(handle):
+            rows[row["image"]].append(row)
+    return [Sample(directory / name, tuple((r["tile"], tuple(float(r[k]) for k in ("x1", "y1", "x2", "y2"))) for r in group),
+                   tuple(r["upside_down"] == "1" for r in group)) for name, group in rows.items()]
+
+
+def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool) -> None:
+    """Print the figures for ``samples`` as markdown table rows."""
+    recognizer.recognize(samples[0].path)  # warm-up: the first run pays for allocations
+    truths = found_total = matched = correct = exact = on_truth_right = flagged_wrong = flagged_right = 0
+    upside_known = upside_right = 0
     colour_confusions: Counter[tuple[str, str]] = Counter()
     number_confusions: Counter[tuple[str, str]] = Counter()
     times = []
-    on_truth_right = 0
-    for photo in held_out:
-        pixels = load_image(photo.path)
-        truth_boxes = np.array([box for _, box in photo.tiles], np.float32)
+    for sample in samples:
+        pixels = load_image(sample.path)
+        truth_boxes = np.array([box for _, box in sample.tiles], np.float32)
         on_truth = recognizer.read_tiles(pixels, truth_boxes, np.ones(len(truth_boxes), np.float32))
-        on_truth_right += sum(t.tile == want for t, (want, _) in zip(on_truth, sorted_by_reading(photo.tiles, truth_boxes)))
-        result = recognizer.recognize(photo.path)
+        on_truth_right += sum(t.tile == sample.tiles[i][0] for t, i in zip(on_truth, reading_order(truth_boxes)))
+        result = recognizer.recognize(sample.path)
         times.append(result.elapsed_ms)
         found = [(t.tile, t.box, t.confidence) for t in result.tiles]
-        pairs = match(list(photo.tiles), found)
-        right = sum(photo.tiles[t][0] == found[f][0] for t, f in pairs)
-        truths += len(photo.tiles)
+        pairs = match(list(sample.tiles), found)
+        right = sum(sample.tiles[t][0] == found[f][0] for t, f in pairs)
+        truths += len(sample.tiles)
         found_total += len(found)
         matched += len(pairs)
         correct += right
-        exact += right == len(photo.tiles) == len(found)
+        exact += right == len(sample.tiles) == len(found)
         for t, f in pairs:
-            want, got = photo.tiles[t][0], found[f][0]
+            want, got = sample.tiles[t][0], found[f][0]
+            flagged = result.tiles[f].low_confidence
+            flagged_wrong += flagged and want != got
+            flagged_right += flagged and want == got
+            if sample.upside_down is not None:
+                upside_known += 1
+                upside_right += sample.upside_down[t] == result.tiles[f].upside_down
             if _colour(want) != _colour(got):
                 colour_confusions[(_colour(want), _colour(got))] += 1
             if _number(want) != _number(got):
                 number_confusions[(_number(want), _number(got))] += 1
-            if args.verbose and want != got:
-                print(f"  {photo.path.name[:24]}: {want} read as {got} ({found[f][2]:.2f})")
-        if args.verbose and (len(pairs) < len(photo.tiles) or len(found) > len(pairs)):
-            print(f"  {photo.path.name[:24]}: {len(photo.tiles) - len(pairs)} missed, {len(found) - len(pairs)} extra")
-    print(f"held-out photos: {len(held_out)}, tiles: {truths}")
+            if verbose and want != got:
+                print(f"  {sample.path.name[:24]}: {want} read as {got} ({found[f][2]:.2f})")
+        if verbose and (len(pairs) < len(sample.tiles) or len(found) > len(pairs)):
+            print(f"  {sample.path.name[:24]}: {len(sample.tiles) - len(pairs)} missed, {len(found) - len(pairs)} extra")
+    print(f"photos: {len(samples)}, tiles: {truths}")
+    print("| figure | value |\n|---|---|")
     print(f"| detection recall (IoU ≥ 0.5) | {matched / truths:.1%} ({matched}/{truths}) |")
     print(f"| detection precision | {matched / max(found_total, 1):.1%} ({matched}/{found_total}) |")
     print(f"| classification accuracy of detected tiles | {correct / max(matched, 1):.1%} ({correct}/{matched}) |")
     print(f"| classifier alone on the labelled boxes | {on_truth_right / truths:.1%} ({on_truth_right}/{truths}) |")
     print(f"| end-to-end: tiles read right / all tiles | {correct / truths:.1%} |")
-    print(f"| photos read exactly right | {exact / len(held_out):.1%} ({exact}/{len(held_out)}) |")
+    print(f"| photos read exactly right | {exact / len(samples):.1%} ({exact}/{len(samples)}) |")
     print(f"| time per photo: median / worst | {statistics.median(times):.0f} ms / {max(times):.0f} ms |")
-    print("colour confusions (truth→read):", ", ".join(f"{a}→{b}: {n}" for (a, b), n in colour_confusions.most_common()) or "none")
+    print(f"| low confidence flagged: misread tiles / tiles read right | {flagged_wrong}/{matched - correct} / {flagged_right}/{correct} |")
+    if upside_known:
+        print(f"| upside down told right (detected tiles) | {upside_right / upside_known:.1%} ({upside_right}/{upside_known}) |")
+    print("\ncolour confusions (truth→read):", ", ".join(f"{a}→{b}: {n}" for (a, b), n in colour_confusions.most_common()) or "none")
     print("number confusions (truth→read):", ", ".join(f"{a}→{b}: {n}" for (a, b), n in number_confusions.most_common()) or "none")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="evaluate tile recognition on the held-out real photos")
+    parser.add_argument("--models", type=Path, default=MODELS_DIR)
+    parser.add_argument("--turns", type=int, default=4, help="quarter turns averaged by the classifier (1-4)")
+    parser.add_argument("--synthetic", type=Path, help="evaluate on rendered scenes in this folder instead")
+    parser.add_argument("--verbose", action="store_true", help="list every mistake")
+    args = parser.parse_args()
+    recognizer = Recognizer(args.models, turns=args.turns)
+    evaluate(recognizer, synthetic_samples(args.synthetic) if args.synthetic else real_samples(), args.verbose)
 
 
 if __name__ == "__main__":

@@ -93,8 +93,8 @@ def augment(context: np.ndarray, upside: int, rng: random.Random, any_angle: boo
         if upside >= 0 and abs(angle) > 90:
             upside = 1 - upside
     # The context crop has the final crop's pixel scale, twice its extent: rotate about its centre, keep the middle.
-    matrix = cv2.getRotationMatrix2D((CONTEXT / 2, CONTEXT / 2), angle, math.exp(rng.uniform(-0.15, 0.15)))
-    matrix[:, 2] += (CROP_SIZE - CONTEXT) / 2 + np.array([rng.gauss(0, 2.5), rng.gauss(0, 2.5)])
+    matrix = cv2.getRotationMatrix2D((CONTEXT / 2, CONTEXT / 2), angle, math.exp(rng.uniform(-0.2, 0.2)))
+    matrix[:, 2] += (CROP_SIZE - CONTEXT) / 2 + np.array([rng.gauss(0, 3.5), rng.gauss(0, 3.5)])
     crop = cv2.warpAffine(context, matrix, (CROP_SIZE, CROP_SIZE), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     image = crop.astype(np.float32)
     image = (image - 128) * rng.uniform(0.75, 1.25) + 128 + rng.uniform(-35, 30)

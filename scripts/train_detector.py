@@ -1,8 +1,8 @@
 """Train the tile detector (centre heatmap + box size + offset at stride 4) and checkpoint it.
 
-    .venv/bin/python scripts/train_detector.py --steps 2000 --threads 2
+    .venv/bin/python scripts/train_detector.py --steps 3500 --threads 2
 
-Each step draws 256×256 patches from the real training photos (never the held-out ones) and the
+Each step draws 320×320 patches from the real training photos (never the held-out ones) and the
 synthetic pool, at scales around the inference scale (long side 512), with flips, quarter turns
 and photometric noise.  Resumes from ``scripts/cache/detector.pt``.
 """
@@ -23,7 +23,7 @@ from train_common import CACHE, Detector, load_checkpoint, save_checkpoint, setu
 from real_photos import load_photos, split_photos
 from vision.preprocess import DETECT_LONG_SIDE, STRIDE, normalise
 
-PATCH = 256
+PATCH = 320
 BASE_LONG_SIDE = 704
 Sample = tuple[np.ndarray, np.ndarray]
 
@@ -45,7 +45,7 @@ def build_pools() -> dict[str, list[Sample]]:
 
 
 def _patch(sample: Sample, rng: random.Random) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A 256×256 patch, its target maps (heat, size+offset+weight) at stride 4 and an ignore mask."""
+    """A PATCH×PATCH patch, its target maps (heat, size+offset+weight) at stride 4 and an ignore mask."""
     image, boxes = sample
     long_side = DETECT_LONG_SIDE * math.exp(rng.uniform(-0.35, 0.35))
     scale = long_side / BASE_LONG_SIDE
@@ -129,8 +129,8 @@ def loss_of(model: Detector, x: torch.Tensor, target: torch.Tensor, ignore: torc
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="train the tile detector")
-    parser.add_argument("--steps", type=int, default=2000)
-    parser.add_argument("--batch", type=int, default=12)
+    parser.add_argument("--steps", type=int, default=3500)
+    parser.add_argument("--batch", type=int, default=10)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--checkpoint", default=str(CACHE / "detector.pt"))
