@@ -1,8 +1,9 @@
 """Camera tile recognition (issue 4): the pipeline on committed photos, determinism, EXIF, bad uploads.
 
 The photos in tests/data/vision/ are held-out real photos ("rummikub-nvypk" by jonasbuehler on Roboflow
-Universe, CC BY 4.0, downscaled) and synthetic scenes from scripts/render_tiles.py; labels.csv gives
-their tiles and boxes.  Needs only numpy, OpenCV and onnxruntime.
+Universe, CC BY 4.0, downscaled to 800 px) and synthetic scenes from scripts/render_tiles.py (seed 9001);
+labels.csv gives their tiles, boxes and, for the synthetic ones, up/down.  Needs only numpy, OpenCV and
+onnxruntime.
 """
 
 from __future__ import annotations
@@ -30,15 +31,25 @@ MIN_READ_RIGHT = 0.8
 MAX_EXTRA = 0.2
 
 
-def _labels() -> dict[str, list[tuple[str, np.ndarray]]]:
-    labels: dict[str, list[tuple[str, np.ndarray]]] = defaultdict(list)
+Label = tuple[str, np.ndarray, "bool | None"]
+
+
+def _labels() -> dict[str, list[Label]]:
+    """Tiles, boxes and (synthetic scenes only) up/down of every committed photo."""
+    labels: dict[str, list[Label]] = defaultdict(list)
     with open(DATA / "labels.csv", newline="") as handle:
         for row in csv.DictReader(handle):
-            labels[row["image"]].append((row["tile"], np.array([float(row[k]) for k in ("x1", "y1", "x2", "y2")], np.float32)))
+            box = np.array([float(row[k]) for k in ("x1", "y1", "x2", "y2")], np.float32)
+            labels[row["image"]].append((row["tile"], box, row["upside_down"] == "1" if row["upside_down"] else None))
     return dict(labels)
 
 
 LABELS = _labels()
+FIRST = sorted(LABELS)[0]
+
+
+def _matches(result: Recognition, box: np.ndarray) -> list[DetectedTile]:
+    return [t for t in result.tiles if box_iou(box, np.array([t.box], np.float32))[0] >= 0.5]
 
 
 @pytest.fixture(scope="module")
@@ -50,22 +61,35 @@ def recognizer() -> Recognizer:
 def test_tiles_read_match_labels(recognizer: Recognizer, image: str) -> None:
     result = recognizer.recognize(DATA / image)
     truth = LABELS[image]
-    read_right = 0
-    for tile, box in truth:
-        candidates = [t for t in result.tiles if box_iou(box, np.array([t.box], np.float32))[0] >= 0.5]
-        read_right += any(t.tile == tile for t in candidates)
-    assert read_right >= MIN_READ_RIGHT * len(truth), (image, result.notation, [t for t, _ in truth])
+    read_right = sum(any(t.tile == tile for t in _matches(result, box)) for tile, box, _ in truth)
+    assert read_right >= MIN_READ_RIGHT * len(truth), (image, result.notation, [tile for tile, _, _ in truth])
     assert len(result.tiles) <= len(truth) * (1 + MAX_EXTRA), (image, result.notation)
 
 
+def test_false_okeys_and_jokers_are_read(recognizer: Recognizer) -> None:
+    result = recognizer.recognize(DATA / "synthetic_loose.jpg")
+    for tile, box, _ in LABELS["synthetic_loose.jpg"]:
+        if tile in ("F", "J"):
+            assert [t.tile for t in _matches(result, box)] == [tile]
+    assert [t.tile for t in recognizer.recognize(DATA / "real_joker.jpg").tiles] == ["J"]
+
+
+@pytest.mark.parametrize("image", ["synthetic_loose.jpg", "synthetic_mixed.jpg"])
+def test_upside_down_tiles_are_flagged(recognizer: Recognizer, image: str) -> None:
+    result = recognizer.recognize(DATA / image)
+    pairs = [(upside, found) for _, box, upside in LABELS[image] for found in _matches(result, box)[:1]]
+    assert sum(upside == found.upside_down for upside, found in pairs) >= 0.9 * len(pairs)
+    assert all(("upside down" in found.warnings) == found.upside_down for _, found in pairs)
+
+
 def test_same_input_gives_identical_output(recognizer: Recognizer) -> None:
-    image = DATA / sorted(LABELS)[0]
+    image = DATA / FIRST
     first, second = recognizer.recognize(image), recognizer.recognize(image.read_bytes())
     assert first.tiles == second.tiles and first.warnings == second.warnings
 
 
 def test_result_values_and_dict(recognizer: Recognizer) -> None:
-    image = DATA / sorted(LABELS)[0]
+    image = DATA / FIRST
     result = recognizer.recognize(image)
     assert isinstance(result, Recognition) and all(isinstance(t, DetectedTile) for t in result.tiles)
     data = recognize_file(image)
@@ -80,7 +104,7 @@ def test_result_values_and_dict(recognizer: Recognizer) -> None:
 
 
 def test_tiles_come_in_reading_order(recognizer: Recognizer) -> None:
-    rows = recognizer.recognize(DATA / sorted(LABELS)[0]).tiles
+    rows = recognizer.recognize(DATA / "real_table_17.jpg").tiles
     centres = [((t.box[0] + t.box[2]) / 2, (t.box[1] + t.box[3]) / 2) for t in rows]
     height = float(np.median([t.box[3] - t.box[1] for t in rows]))
     for (x1, y1), (x2, y2) in zip(centres, centres[1:]):
@@ -96,7 +120,7 @@ def _app1_orientation(value: int) -> bytes:
 
 
 def test_exif_orientation_is_honoured(recognizer: Recognizer) -> None:
-    plain = (DATA / sorted(LABELS)[0]).read_bytes()
+    plain = (DATA / FIRST).read_bytes()
     rotated_file = plain[:2] + _app1_orientation(6) + plain[2:]
     upright = load_image(plain)
     turned = load_image(rotated_file)
@@ -127,7 +151,7 @@ def test_bad_uploads_raise_image_error(recognizer: Recognizer, data: bytes, mess
 
 
 def test_truncated_jpeg_is_refused(recognizer: Recognizer) -> None:
-    data = (DATA / sorted(LABELS)[0]).read_bytes()
+    data = (DATA / FIRST).read_bytes()
     with pytest.raises(ImageError, match="truncated"):
         recognizer.recognize(data[: len(data) // 2])
 
