@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from e2e.live import CHROMIUM, PHONE, chromium, live_server
+from e2e.live import CHROMIUM, LAPTOP, PHONE, chromium, live_server
 
 pytestmark = [
     pytest.mark.browser,
@@ -244,10 +244,20 @@ def test_phone_pages_fit_the_screen_with_44px_targets(server: str, browser: Any)
     import json
     import urllib.request
 
-    body = json.dumps({"game": "okey101", "players": ["İsmail", "Işık", "Deniz"], "pin": "1212",
-                       "name": "A table name long enough to stretch the rules profile list"}).encode()
-    request = urllib.request.Request(server + "/api/tables", body, {"Content-Type": "application/json"})
-    table = json.load(urllib.request.urlopen(request))["id"]
+    def table_with_a_hand(players: list[str], racks: list[str]) -> str:
+        body = json.dumps({"game": "okey101", "players": players, "pin": "1212",
+                           "name": "A table name long enough to stretch the rules profile list"}).encode()
+        request = urllib.request.Request(server + "/api/tables", body, {"Content-Type": "application/json"})
+        table = str(json.load(urllib.request.urlopen(request))["id"])
+        hand = {"indicator": "R4", "finisher": 0,
+                "players": [{"opened": "melds" if rack or seat == 0 else None, "rack": rack}
+                            for seat, rack in enumerate(racks)]}
+        event = json.dumps({"type": "okey101_hand", "hand": hand}).encode()
+        urllib.request.urlopen(urllib.request.Request(f"{server}/api/tables/{table}/events", event, {
+            "Content-Type": "application/json", "X-Table-Pin": "1212"}))
+        return table
+
+    table = table_with_a_hand(["İsmail", "Işık", "Deniz"], ["", "", "K13 K12 R5"])
     for width in (360, 390):
         context = browser.new_context(viewport={"width": width, "height": 800}, locale="en-US", has_touch=True)
         page = context.new_page()
@@ -272,3 +282,11 @@ def test_phone_pages_fit_the_screen_with_44px_targets(server: str, browser: Any)
             box = seat.bounding_box()
             assert box["x"] >= picture["x"] - 1 and box["x"] + box["width"] <= picture["x"] + picture["width"] + 1
         context.close()
+    big = browser.new_context(viewport=LAPTOP, locale="en-US")
+    page = big.new_page()
+    four = table_with_a_hand(["Ali", "Can", "Deniz", "Ece"], ["", "", "K13 K12 R5", "B1"])
+    page.goto(f"{server}/t/{four}?tv=1")
+    broken = page.evaluate("""() => [...document.querySelectorAll('.scores-big b')].filter(
+        b => b.getBoundingClientRect().height > 1.6 * parseFloat(getComputedStyle(b).fontSize)).length""")
+    assert broken == 0, "a total broke over two lines on the big screen"
+    big.close()
