@@ -12,11 +12,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
 
 import numpy as np  # noqa: E402
-import torch
-from torch import nn
+import torch  # noqa: E402
+from torch import nn  # noqa: E402
 
-from vision.postprocess import COLOURS, KINDS
-
+from vision.postprocess import COLOURS, KINDS  # noqa: E402
 
 CACHE = ROOT / "scripts" / "cache"
 SYNTHETIC_DIR = CACHE / "synthetic"
@@ -88,7 +87,8 @@ class Classifier(nn.Module):
 def save_checkpoint(path: Path, model: nn.Module, optimiser: torch.optim.Optimizer, step: int) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
-    torch.save({"model": model.state_dict(), "optimiser": optimiser.state_dict(), "step": step}, tmp)
+    torch.save({"model": model.state_dict(), "optimiser": optimiser.state_dict(), "step": step,
+                "torch_rng": torch.get_rng_state()}, tmp)
     tmp.replace(path)
 
 
@@ -100,6 +100,7 @@ def load_checkpoint(path: Path, model: nn.Module, optimiser: torch.optim.Optimiz
     model.load_state_dict(state["model"])
     if optimiser is not None:
         optimiser.load_state_dict(state["optimiser"])
+        torch.set_rng_state(state["torch_rng"])  # dropout continues where it stopped
     return int(state["step"])
 
 
