@@ -23,6 +23,7 @@ from torch import nn
 
 from train_common import CACHE, COLOURS, KINDS, Classifier, load_checkpoint, save_checkpoint, setup, synthetic_scenes
 from real_photos import load_photos, split_photos
+from vision.postprocess import box_iou
 from vision.preprocess import CROP_MARGIN, CROP_SIZE, normalise, square_crop
 
 CONTEXT = 2 * CROP_SIZE
@@ -46,19 +47,12 @@ def _background_boxes(rng: random.Random, image: np.ndarray, boxes: list[tuple[f
         side = rng.choice(sizes) * rng.uniform(0.6, 1.6)
         x, y = rng.uniform(0, w - side * 0.7), rng.uniform(0, h - side)
         box = (x, y, x + side * 0.75, y + side)
-        overlap = max((_iou(box, b) for b in boxes), default=0.0)
+        overlap = float(box_iou(np.array(box), np.array(boxes, np.float32).reshape(-1, 4)).max(initial=0.0))
         if overlap < 0.15 or (rng.random() < 0.1 and side > 2.5 * np.median(sizes)):
             found.append(box)
         if len(found) == count:
             break
     return found
-
-
-def _iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
 
 
 def build_pools(seed: int) -> dict[str, list[tuple[np.ndarray, int, int, int]]]:
@@ -147,12 +141,11 @@ def main() -> None:
     optimiser = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
     checkpoint = Path(args.checkpoint)
     step = load_checkpoint(checkpoint, model, optimiser)
-    schedule = lambda s: 0.5 * (1 + math.cos(math.pi * min(s, args.steps) / args.steps))  # noqa: E731
     model.train()
     running = 0.0
     while step < args.steps:
         for group in optimiser.param_groups:
-            group["lr"] = 2e-3 * max(0.02, schedule(step)) * min(1.0, (step + 1) / 100)
+            group["lr"] = 2e-3 * min(1.0, (step + 1) / 100) * max(0.02, 0.5 * (1 + math.cos(math.pi * step / args.steps)))
         rng = random.Random(args.seed * 1_000_003 + step)
         loss = loss_of(model, *batch(pools, rng, args.batch))
         optimiser.zero_grad()

@@ -48,15 +48,15 @@ def square_crop(image: np.ndarray, box: np.ndarray, size: int = CROP_SIZE, margi
     side = max(x2 - x1, y2 - y1, 1.0) * margin
     factor = size / side
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    if factor < 0.5:
+        # Shrink the neighbourhood by averaging first, so thin strokes survive: a warp alone samples.
+        left, top = max(0, int(cx - side)), max(0, int(cy - side))
+        region = image[top : int(cy + side) + 1, left : int(cx + side) + 1]
+        small = cv2.resize(region, None, fx=factor * 2, fy=factor * 2, interpolation=cv2.INTER_AREA)
+        matrix = np.array([[0.5, 0, size / 2 - (cx - left) * factor], [0, 0.5, size / 2 - (cy - top) * factor]], np.float32)
+        return cv2.warpAffine(small, matrix, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     matrix = np.array([[factor, 0, size / 2 - cx * factor], [0, factor, size / 2 - cy * factor]], np.float32)
     interpolation = cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR
-    if factor < 0.5:
-        # Shrink in two steps so thin strokes survive: a warp alone samples instead of averaging.
-        small = cv2.resize(image[max(0, int(cy - side)) : int(cy + side) + 1, max(0, int(cx - side)) : int(cx + side) + 1],
-                           None, fx=factor * 2, fy=factor * 2, interpolation=cv2.INTER_AREA)
-        ox, oy = max(0, int(cx - side)), max(0, int(cy - side))
-        matrix = np.array([[0.5, 0, size / 2 - (cx - ox) * factor], [0, 0.5, size / 2 - (cy - oy) * factor]], np.float32)
-        return cv2.warpAffine(small, matrix, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return cv2.warpAffine(image, matrix, (size, size), flags=interpolation, borderMode=cv2.BORDER_REPLICATE)
 
 
