@@ -728,3 +728,36 @@ def test_O2_stacks_never_overlap_and_stay_on_the_felt(store: TableStore, players
         assert 62 <= x1 and x2 <= 378 and 62 <= y1 and y2 <= 378, "on the felt"
         for a1, b1, a2, b2 in boxes[i + 1:]:
             assert x2 <= a1 or a2 <= x1 or y2 <= b1 or b2 <= y1, "two stacks overlap"
+
+
+def test_O5_a_wrong_declaration_says_the_hand_goes_on(editor: FlaskClient, store: TableStore, okey_table: str) -> None:
+    _indicator(editor, okey_table, "K1")
+    wrong = "R1 R2 R4 R6 B5 Y5 K5 B9 B10 B11 B12 K10 K11 K12"
+    page = post(editor, f"/t/{okey_table}/win", {"winner": "1", "tiles": wrong, "discard": "R9"}, follow_redirects=True)
+    assert "Wrong declaration recorded: Can pays the penalty and the hand goes on." in page.text
+    assert store.get(okey_table).deal.indicator is not None
+
+
+def test_an_oversized_photo_is_refused_with_a_message(editor: FlaskClient, okey_table: str) -> None:
+    huge = io.BytesIO(b"\xff" * (16 * 1024 * 1024 + 1))
+    response = post(editor, f"/t/{okey_table}/photo", {"photo": (huge, "big.jpg", "image/jpeg")},
+                    content_type="multipart/form-data", headers={"HX-Request": "true"})
+    assert response.status_code == 413 and "at most 16 MB" in response.text
+    assert "<html" not in response.text, "htmx gets the message alone, to show under the picker"
+    assert '{"code":"413","swap":true' in editor.get(f"/t/{okey_table}/win").text
+
+
+def test_O2_first_dealer_drawn_at_random(client: FlaskClient, app: Flask, store: TableStore) -> None:
+    import random
+
+    _session(client)
+    app.extensions["dice"] = random.Random(3)
+    expected = random.Random(3).randrange(3)
+    form = {"game": "okey", "player0": "Ali", "player1": "Can", "player2": "Deniz", "pin": "1234",
+            "first_dealer": "random"}
+    response = post(client, "/new", form)
+    assert response.status_code == 303
+    table = response.headers["Location"].rsplit("/", 1)[-1]
+    assert store.get(table).dealer == expected
+    home = client.get("/").text
+    assert '<option value="random"' in home and 'data-seat-label="1"' in home

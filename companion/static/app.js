@@ -95,8 +95,9 @@
 
   document.addEventListener("input", function (ev) {
     var seat = ev.target.name && /^player(\d)$/.exec(ev.target.name);
-    var label = seat && document.querySelector('[data-seat-label="' + seat[1] + '"]');
-    if (label) label.textContent = ev.target.value.trim() || label.dataset.seatDefault;
+    if (seat) document.querySelectorAll('[data-seat-label="' + seat[1] + '"]').forEach(function (label) {
+      label.textContent = ev.target.value.trim() || label.dataset.seatDefault;
+    });
     var picker = ev.target.closest("[data-picker]");
     if (picker && ev.target.matches("[data-picker-text]")) syncPicker(picker);
   });

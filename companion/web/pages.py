@@ -20,6 +20,7 @@ from companion.rules.options import PROFILES, normalise_game, option_choices, op
 from companion.web import i18n
 from companion.web.api import get_store, remember_pin
 from companion.web.views_base import csrf_token, event_token, form_int, form_text, html_blueprint, render
+from companion.web.views_deal import dice_rng
 from companion.web.views_text import (
     GAME_LABELS,
     PROFILE_LABELS,
@@ -140,7 +141,10 @@ def new_table() -> Response:
         pin = form_text("pin")
         if len(pin) != 4 or not pin.isdigit():
             raise ValueError(_("The PIN must be exactly 4 digits, for example 0427."))
-        first_dealer = form_int("first_dealer", _("The first dealer"), low=0, high=len(players) - 1, default=0)
+        if form_text("first_dealer") == "random":  # O2.1: the first dealer is chosen at random
+            first_dealer = dice_rng().randrange(len(players))
+        else:
+            first_dealer = form_int("first_dealer", _("The first dealer"), low=0, high=len(players) - 1, default=0)
         table_id = get_store().create_table(
             game=game, players=players, pin=pin, options=options, profile=profile,
             first_dealer=first_dealer, name=form_text("name") or None,
@@ -192,7 +196,8 @@ def _page_error_handler(app: Flask) -> Callable[[HTTPException], Any]:
     def handle(error: HTTPException) -> Any:
         if request.path.startswith("/api") and api_handler is not None:
             return api_handler(error)
-        return render("error.html", status=error.code or 500, message=str(PAGE_ERRORS.get(error.code or 0, error.name)))
+        message = str(PAGE_ERRORS.get(error.code or 0, error.name))
+        return render("error.html", block="error", status=error.code or 500, message=message)
 
     return handle
 

@@ -50,8 +50,13 @@ def _indicator(state: TableState) -> str:
 
 def _recorded(state: TableState) -> Response:
     """Back to the table, saying what happened and who deals next (journey 3)."""
+    last = state.hands[-1] if state.hands else None
     if state.finished:
         flash(_("Hand recorded. The match is over."))
+    elif last is not None and last.result.get("valid") is False:
+        winner = last.result.get("winner")
+        name = state.players[winner] if isinstance(winner, int) else "?"
+        flash(_("Wrong declaration recorded: %(name)s pays the penalty and the hand goes on.", name=name))
     else:
         flash(_("Hand recorded. %(name)s deals next.", name=state.players[state.dealer]))
     return redirect(url_for("table.show", table_id=state.id), 303)
