@@ -47,7 +47,8 @@ class Placed:
 
 
 def _jitter(colour: tuple[int, int, int], rng: random.Random, amount: int) -> tuple[int, int, int]:
-    return tuple(int(np.clip(c + rng.randint(-amount, amount), 0, 255)) for c in colour)  # type: ignore[return-value]
+    b, g, r = (int(np.clip(c + rng.randint(-amount, amount), 0, 255)) for c in colour)
+    return b, g, r
 
 
 def _font(rng: random.Random, size: int) -> ImageFont.FreeTypeFont:
@@ -127,8 +128,7 @@ def render_face(tile: str, style: str, rng: random.Random) -> np.ndarray:
         logo = _rgb(_jitter((150, 170, 185), rng, 20))
         font = _font(rng, int(TILE_H * 0.1))
         draw.text((TILE_W / 2, symbol_y), "Rummikub", font=font, fill=logo, anchor="mm")
-    bgr = cv2.cvtColor(np.asarray(image), cv2.COLOR_RGB2BGR)
-    return bgr
+    return cv2.cvtColor(np.asarray(image), cv2.COLOR_RGB2BGR)
 
 
 def _background(rng: random.Random, width: int, height: int) -> np.ndarray:
@@ -281,7 +281,7 @@ def _photograph(scene: np.ndarray, placed: list[Placed], rng: random.Random) -> 
         image = cv2.GaussianBlur(image, (0, 0), rng.uniform(0.3, 1.6))
     image += np.random.default_rng(rng.randrange(2**32)).normal(0, rng.uniform(1, 7), image.shape).astype(np.float32)
     image = np.clip(image, 0, 255).astype(np.uint8)
-    ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(55, 95)])
+    _, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(55, 95)])
     return cv2.imdecode(encoded, cv2.IMREAD_COLOR), placed
 
 
