@@ -9,6 +9,7 @@ onnxruntime.
 from __future__ import annotations
 
 import csv
+import json
 import struct
 import subprocess
 import sys
@@ -21,7 +22,7 @@ import numpy as np
 import pytest
 
 from vision import DetectedTile, ImageError, Recognition, Recognizer, recognize_file
-from vision.imageio import load_image
+from vision.imageio import MAX_BYTES, load_image
 from vision.postprocess import box_iou
 
 DATA = Path(__file__).parent / "data" / "vision"
@@ -130,6 +131,12 @@ def test_exif_orientation_is_honoured(recognizer: Recognizer) -> None:
     assert (result.width, result.height) == (upright.shape[0], upright.shape[1])
 
 
+def _jpeg_header(width: int, height: int) -> bytes:
+    """SOI and a baseline start-of-frame claiming ``width``×``height``, no pixel data."""
+    frame = struct.pack(">BHHB", 8, height, width, 3) + b"\x01\x22\x00\x02\x11\x01\x03\x11\x01"
+    return b"\xff\xd8\xff\xc0" + struct.pack(">H", len(frame) + 2) + frame
+
+
 def _png_header(width: int, height: int) -> bytes:
     ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     chunk = b"IHDR" + ihdr
@@ -142,8 +149,11 @@ def _png_header(width: int, height: int) -> bytes:
         (b"", "not an image: the upload is empty"),
         (b"hello, this is a text file\n", "not an image"),
         (_png_header(20000, 20000) + b"\x00" * 100, "image too large: 20000×20000 (max 40 MP)"),
+        (_jpeg_header(9000, 9000) + b"\x00" * 100, "image too large: 9000×9000 (max 40 MP)"),
+        (b"\xff\xd8" + b"\x00" * MAX_BYTES, "image file too large"),
+        (b"GIF89a" + b"\x00" * 20, "neither JPEG nor PNG"),
     ],
-    ids=["empty", "text", "png-bomb"],
+    ids=["empty", "text", "png-bomb", "jpeg-bomb", "too-many-bytes", "gif"],
 )
 def test_bad_uploads_raise_image_error(recognizer: Recognizer, data: bytes, message: str) -> None:
     with pytest.raises(ImageError, match=message.replace("(", r"\(").replace(")", r"\)")):
@@ -167,6 +177,11 @@ def test_text_file_and_missing_path_are_refused(recognizer: Recognizer, tmp_path
 
 def test_image_error_is_a_value_error() -> None:
     assert issubclass(ImageError, ValueError)
+
+
+def test_default_recognizer_is_loaded_once_and_results_are_json(recognizer: Recognizer) -> None:
+    assert Recognizer.default() is recognizer
+    json.dumps(recognize_file(DATA / FIRST))
 
 
 def test_vision_imports_no_flask() -> None:
