@@ -141,7 +141,9 @@ def load_image(source: bytes | str | Path | np.ndarray) -> np.ndarray:
     flags = cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION
     image = cv2.imdecode(np.frombuffer(data, np.uint8), flags)
     if image is None:
-        raise ImageError(f"not an image: the {header.format.upper()} data could not be decoded (truncated or corrupt?)")
+        raise ImageError(
+            f"not an image: the {header.format.upper()} data could not be decoded (truncated or corrupt); send the original photo file"
+        )
     if header.format == "jpeg" and b"\xff\xd9" not in data[-1024:]:
         raise ImageError("not an image: truncated JPEG (the end of the file is missing); send the whole photo file")
     return _apply_orientation(image, header.orientation)
