@@ -21,7 +21,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from train_common import CACHE, COLOURS, KINDS, Classifier, load_checkpoint, save_checkpoint, setup, synthetic_scenes
+from train_common import CACHE, COLOURS, KINDS, Classifier, setup, synthetic_scenes, train
 from real_photos import load_photos, split_photos
 from vision.postprocess import box_iou
 from vision.preprocess import CROP_MARGIN, CROP_SIZE, normalise, square_crop
@@ -138,26 +138,17 @@ def main() -> None:
     pools = build_pools(args.seed)
     print({k: len(v) for k, v in pools.items()}, f"pools built in {time.time() - started:.0f}s", flush=True)
     model = Classifier()
-    optimiser = torch.optim.AdamW(model.parameters(), lr=2e-3, weight_decay=1e-4)
-    checkpoint = Path(args.checkpoint)
-    step = load_checkpoint(checkpoint, model, optimiser)
-    model.train()
-    running = 0.0
-    while step < args.steps:
-        for group in optimiser.param_groups:
-            group["lr"] = 2e-3 * min(1.0, (step + 1) / 100) * max(0.02, 0.5 * (1 + math.cos(math.pi * step / args.steps)))
-        rng = random.Random(args.seed * 1_000_003 + step)
-        loss = loss_of(model, *batch(pools, rng, args.batch))
-        optimiser.zero_grad()
-        loss.backward()
-        optimiser.step()
-        step += 1
-        running = 0.98 * running + 0.02 * loss.item() if step > 1 else loss.item()
-        if step % 50 == 0:
-            print(f"step {step}/{args.steps} loss {running:.3f} {time.time() - started:.0f}s", flush=True)
-        if step % 250 == 0 or step == args.steps:
-            save_checkpoint(checkpoint, model, optimiser, step)
-    print("done", flush=True)
+    train(
+        model,
+        batch=lambda rng: batch(pools, rng, args.batch),
+        loss_of=loss_of,
+        steps=args.steps,
+        seed=args.seed,
+        peak_lr=2e-3,
+        checkpoint=Path(args.checkpoint),
+        log_every=50,
+        save_every=250,
+    )
 
 
 if __name__ == "__main__":

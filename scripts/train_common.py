@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import csv
+import math
 import random
+import time
 import sys
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -114,3 +117,41 @@ def synthetic_scenes(directory: Path = SYNTHETIC_DIR) -> list[tuple[Path, list[t
                 names.append(row["image"])
             tiles[row["image"]].append((row["tile"], tuple(float(row[k]) for k in ("x1", "y1", "x2", "y2")), row["upside_down"] == "1"))
     return [(directory / name, tiles[name]) for name in names if (directory / name).exists()]
+
+
+def train(
+    model: nn.Module,
+    *,
+    batch: Callable[[random.Random], tuple[torch.Tensor, ...]],
+    loss_of: Callable[..., torch.Tensor],
+    steps: int,
+    seed: int,
+    peak_lr: float,
+    checkpoint: Path,
+    log_every: int,
+    save_every: int,
+) -> None:
+    """AdamW with a 100-step warm-up and a cosine decay; resumes from ``checkpoint``.
+
+    Step ``n`` draws its batch from ``random.Random(seed × 1000003 + n)``, so a resumed run continues
+    the same sequence.
+    """
+    started = time.time()
+    optimiser = torch.optim.AdamW(model.parameters(), lr=peak_lr, weight_decay=1e-4)
+    step = load_checkpoint(checkpoint, model, optimiser)
+    model.train()
+    running = 0.0
+    while step < steps:
+        for group in optimiser.param_groups:
+            group["lr"] = peak_lr * min(1.0, (step + 1) / 100) * max(0.02, 0.5 * (1 + math.cos(math.pi * step / steps)))
+        loss = loss_of(model, *batch(random.Random(seed * 1_000_003 + step)))
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        step += 1
+        running = 0.98 * running + 0.02 * loss.item() if step > 1 else loss.item()
+        if step % log_every == 0:
+            print(f"step {step}/{steps} loss {running:.3f} {time.time() - started:.0f}s", flush=True)
+        if step % save_every == 0 or step == steps:
+            save_checkpoint(checkpoint, model, optimiser, step)
+    print("done", flush=True)

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 import torch
 
-from train_common import CACHE, Detector, load_checkpoint, save_checkpoint, setup, synthetic_scenes
+from train_common import CACHE, Detector, setup, synthetic_scenes, train
 from real_photos import load_photos, split_photos
 from vision.preprocess import DETECT_LONG_SIDE, STRIDE, normalise
 
@@ -140,27 +140,17 @@ def main() -> None:
     pools = build_pools()
     print({k: len(v) for k, v in pools.items()}, f"pools built in {time.time() - started:.0f}s", flush=True)
     model = Detector()
-    optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
-    checkpoint = Path(args.checkpoint)
-    step = load_checkpoint(checkpoint, model, optimiser)
-    model.train()
-    running = 0.0
-    while step < args.steps:
-        warm = min(1.0, (step + 1) / 100)
-        for group in optimiser.param_groups:
-            group["lr"] = 3e-3 * warm * max(0.02, 0.5 * (1 + math.cos(math.pi * step / args.steps)))
-        rng = random.Random(args.seed * 1_000_003 + step)
-        loss = loss_of(model, *batch(pools, rng, args.batch))
-        optimiser.zero_grad()
-        loss.backward()
-        optimiser.step()
-        step += 1
-        running = 0.98 * running + 0.02 * loss.item() if step > 1 else loss.item()
-        if step % 25 == 0:
-            print(f"step {step}/{args.steps} loss {running:.3f} {time.time() - started:.0f}s", flush=True)
-        if step % 100 == 0 or step == args.steps:
-            save_checkpoint(checkpoint, model, optimiser, step)
-    print("done", flush=True)
+    train(
+        model,
+        batch=lambda rng: batch(pools, rng, args.batch),
+        loss_of=loss_of,
+        steps=args.steps,
+        seed=args.seed,
+        peak_lr=3e-3,
+        checkpoint=Path(args.checkpoint),
+        log_every=25,
+        save_every=100,
+    )
 
 
 if __name__ == "__main__":
