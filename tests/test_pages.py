@@ -113,7 +113,7 @@ def test_new_table_without_the_rules_fieldset_keeps_the_profile(client: FlaskCli
         ({"player0": "Ali", "player1": "ali", "pin": "1234"}, "same name"),
         ({"player0": "Ali", "player1": "Can", "pin": "12a4"}, "exactly 4 digits"),
         ({"player0": "Ali", "player1": "Can", "pin": "1234", "opt_start_points": "lots"}, "whole number"),
-        ({"player0": "Ali", "player1": "Can", "pin": "1234", "opt_partners": "on"}, "partners need 4 players"),
+        ({"player0": "Ali", "player1": "Can", "pin": "1234", "opt_partners": "on"}, "Partners need 4 players, not 2"),
     ],
 )
 def test_bad_new_table_input_is_explained_and_creates_nothing(
@@ -174,7 +174,7 @@ def test_viewer_cannot_record(client: FlaskClient, store: TableStore, okey_table
 
 def test_unknown_table_is_a_404_page(client: FlaskClient) -> None:
     response = client.get("/t/ZZZZZ")
-    assert response.status_code == 404 and "no table 'ZZZZZ'" in text(response.text)
+    assert response.status_code == 404 and "There is no table ZZZZZ: check the code" in text(response.text)
 
 
 def test_version_poll_is_empty_until_something_changes(editor: FlaskClient, store: TableStore, okey_table: str) -> None:
@@ -576,7 +576,7 @@ def test_rename_a_player(editor: FlaskClient, store: TableStore, okey_table: str
     assert post(editor, f"/t/{okey_table}/rename", {"player": "1", "name": "Cem"}).status_code == 303
     assert store.get(okey_table).players[1] == "Cem"
     duplicate = post(editor, f"/t/{okey_table}/rename", {"player": "2", "name": "ali"})
-    assert duplicate.status_code == 422 and "duplicate player name 'ali'" in text(duplicate.text)
+    assert duplicate.status_code == 422 and "Two players would be called “ali”" in text(duplicate.text)
 
 
 def test_catalogues_translate_every_message_with_the_same_placeholders() -> None:
@@ -761,3 +761,30 @@ def test_O2_first_dealer_drawn_at_random(client: FlaskClient, app: Flask, store:
     assert store.get(table).dealer == expected
     home = client.get("/").text
     assert '<option value="random"' in home and 'data-seat-label="1"' in home
+
+
+@pytest.mark.parametrize(("url", "fields", "message"), [
+    ("/new", {"game": "okey", "player0": "Ali", "player1": "Can", "pin": "1234", "options_shown": "1",
+              "opt_start_points": "-5"}, "“Başlangıç puanı” için '-5' kullanılamaz: 0-10000 kullanın."),
+    ("/new", {"game": "okey", "player0": "Ali", "player1": "Can", "player2": "Deniz", "pin": "1234",
+              "options_shown": "1", "opt_partners": "on"}, "Eşli oyun 4 oyuncu ister, 3 değil"),
+    ("/t/{table}/rename", {"player": "1", "name": "ali"}, "İki oyuncunun adı “ali” olur"),
+    ("/t/{table}/rename", {"player": "1", "name": ""}, "1 ile 24 harf arasında bir ad yazın."),
+])
+def test_store_and_option_errors_read_in_turkish(editor: FlaskClient, okey_table: str, url: str,
+                                                 fields: dict[str, str], message: str) -> None:
+    editor.set_cookie("lang", "tr")
+    response = post(editor, url.format(table=okey_table), fields)
+    assert response.status_code == 422 and message in text(response.text)
+
+
+def test_unknown_table_reads_in_turkish(client: FlaskClient) -> None:
+    client.set_cookie("lang", "tr")
+    response = client.get("/t/NOPE1")
+    assert response.status_code == 404 and "NOPE1 kodlu masa yok" in text(response.text)
+
+
+def test_a_failed_record_shows_its_message_once(editor: FlaskClient, okey_table: str) -> None:
+    fields = {"winner": "0", "tiles": "R1 R2", "discard": "R5", "indicator": "R4"}
+    page = text(post(editor, f"/t/{okey_table}/win", fields).text)
+    assert page.count("Enter the 14 tiles the winner shows") == 1

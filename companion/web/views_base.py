@@ -107,7 +107,7 @@ def _bad_request(error: BadRequest) -> Response:
 
 
 def _not_found(error: TableNotFound) -> Response:
-    return _error_response(str(error.args[0]), 404)
+    return _error_response(engine_text(str(error.args[0])), 404)
 
 
 def form_text(name: str, default: str = "") -> str:

@@ -302,6 +302,15 @@ _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
     (re.compile(r"^this hand's deal is already recorded"),
      _l("This hand's deal is already recorded: undo it to change the dice.")),
     (re.compile(r"^the match is already finished"), _l("The match is already over: undo to change it.")),
+    (re.compile(r"^invalid value (?P<value>.+?) for option '(?P<option>\w+)' of \w+; use (?:one of )?(?P<allowed>.+)$"),
+     _l("%(value)s cannot be used for “%(option)s”: use %(allowed)s.")),
+    (re.compile(r"^partners need 4 players, not (?P<n>\d+)"),
+     _l("Partners need 4 players, not %(n)s: turn the partners rule off or add players.")),
+    (re.compile(r"^duplicate player name '(?P<name>[^']*)'"),
+     _l("Two players would be called “%(name)s”: add an initial to tell them apart.")),
+    (re.compile(r"^invalid player name .*: type a name"), _l("Type a name of 1 to 24 letters.")),
+    (re.compile(r"^invalid player name .*: at most"), _l("Type a name of 1 to 24 letters.")),
+    (re.compile(r"^no table '(?P<code>[^']*)'"), _l("There is no table %(code)s: check the code on the table's screen.")),
 )
 
 
@@ -321,5 +330,8 @@ def engine_text(message: str) -> str:
             if "kind" in params:
                 params["kind"] = str(MELD_KINDS[params["kind"]])
                 params["why"] = str(WHY_ILLEGAL.get(params["why"], params["why"]))
+            if "option" in params:
+                params["option"] = str(OPTION_TEXT.get(params["option"], (params["option"],))[0])
+                params["allowed"] = {"true or false": "✓ / ✗"}.get(params["allowed"], params["allowed"])
             return str(template) % params
     return message
