@@ -788,3 +788,26 @@ def test_a_failed_record_shows_its_message_once(editor: FlaskClient, okey_table:
     fields = {"winner": "0", "tiles": "R1 R2", "discard": "R5", "indicator": "R4"}
     page = text(post(editor, f"/t/{okey_table}/win", fields).text)
     assert page.count("Enter the 14 tiles the winner shows") == 1
+
+
+def test_photo_warnings_read_in_the_readers_language(editor: FlaskClient, app: Flask, okey_table: str) -> None:
+    @dataclass(frozen=True)
+    class Seen:
+        tile: str = "R7"
+        box: tuple[int, int, int, int] = (0, 0, 10, 10)
+        confidence: float = 0.5
+        low_confidence: bool = True
+        warnings: tuple[str, ...] = ("upside down",)
+
+    class Reader:
+        def recognize(self, data: bytes) -> object:
+            return types.SimpleNamespace(tiles=(Seen(),), width=20, height=20,
+                                         warnings=("1 tile(s) upside down", "1 tile(s) read with low confidence: x"))
+
+    app.extensions["recognizer"] = Reader()
+    editor.set_cookie("lang", "ru")
+    response = post(editor, f"/t/{okey_table}/photo", {"photo": (io.BytesIO(b"jpeg"), "r.jpg", "image/jpeg")},
+                    content_type="multipart/form-data")
+    words = text(response.text)
+    assert "Перевёрнутых фишек: 1." in words and "Фишек распознано неуверенно: 1. Подтвердите их." in words
+    assert "· перевёрнута" in response.text

@@ -311,7 +311,19 @@ _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
     (re.compile(r"^invalid player name .*: type a name"), _l("Type a name of 1 to 24 letters.")),
     (re.compile(r"^invalid player name .*: at most"), _l("Type a name of 1 to 24 letters.")),
     (re.compile(r"^no table '(?P<code>[^']*)'"), _l("There is no table %(code)s: check the code on the table's screen.")),
+    (re.compile(r"^(?P<n>\d+) tile\(s\) cut by the frame"),
+     _l("Tiles cut by the frame: %(n)s. Step back or move the camera.")),
+    (re.compile(r"^(?P<n>\d+) tile\(s\) read with low confidence"),
+     _l("Tiles read with low confidence: %(n)s. Please confirm them.")),
+    (re.compile(r"^(?P<n>\d+) tile\(s\) upside down"), _l("Tiles upside down: %(n)s.")),
 )
+
+PHOTO_WORDS: dict[str, LazyString] = {
+    "cut by the frame": _l("cut by the frame"),
+    "upside down": _l("upside down"),
+    "unreadable": _l("unreadable"),
+}
+"""The recogniser's per-tile warnings."""
 
 
 def engine_text(message: str) -> str:
@@ -323,6 +335,8 @@ def engine_text(message: str) -> str:
     """
     if message in WHY_ILLEGAL:
         return str(WHY_ILLEGAL[message])
+    if message in PHOTO_WORDS:
+        return str(PHOTO_WORDS[message])
     for pattern, template in _ENGINE_MESSAGES:
         found = pattern.match(message)
         if found:
