@@ -811,3 +811,24 @@ def test_photo_warnings_read_in_the_readers_language(editor: FlaskClient, app: F
     words = text(response.text)
     assert "Перевёрнутых фишек: 1." in words and "Фишек распознано неуверенно: 1. Подтвердите их." in words
     assert "· перевёрнута" in response.text
+
+
+def test_a_tile_read_as_a_joker_is_offered_as_a_false_okey_to_confirm(editor: FlaskClient, app: Flask,
+                                                                       okey_table: str) -> None:
+    @dataclass(frozen=True)
+    class Seen:
+        tile: str
+        box: tuple[int, int, int, int] = (0, 0, 10, 10)
+        confidence: float = 0.97
+        low_confidence: bool = False
+
+    class Reader:
+        def recognize(self, data: bytes) -> object:
+            return types.SimpleNamespace(tiles=(Seen("R7"), Seen("J")), width=20, height=20, warnings=())
+
+    app.extensions["recognizer"] = Reader()
+    response = post(editor, f"/t/{okey_table}/photo", {"photo": (io.BytesIO(b"jpeg"), "r.jpg", "image/jpeg")},
+                    content_type="multipart/form-data")
+    assert 'data-code="F"' in response.text and 'data-code="J"' not in response.text
+    assert re.search(r'class="tile F low"', response.text), "unsure until tapped"
+    assert re.search(r"data-use-photo\s+disabled", response.text)

@@ -320,7 +320,11 @@ def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response
         width, height = _image_size(data, recognition)
     except (ValueError, RulesError) as error:
         return render("photo.html", block="result", status=422, error=engine_text(str(error)), **context)
+    # An okey set has no joker: a tile read as Rummikub's J is most likely the false okey, to be confirmed.
+    codes = ["F" if t.tile == "J" else t.tile for t in recognition.tiles]
     context.update(
+        codes=codes,
+        unsure=[bool(t.low_confidence) or t.tile == "J" for t in recognition.tiles],
         recognition=recognition,
         width=width,
         height=height,
