@@ -418,7 +418,8 @@ def test_undo_redo_and_history(editor: FlaskClient, store: TableStore, okey_tabl
     assert store.get(okey_table).deal.gosterme == (3,)
     post(editor, f"/t/{okey_table}/undo")
     history = text(editor.get(f"/t/{okey_table}/history").text)
-    assert "gösterme Ece undone" in history and "redo #2" in history and "undo #2" in history
+    assert "gösterme Ece undone" in history and "redo #2 (gösterme: Ece)" in history
+    assert "undo #2 (gösterme: Ece)" in history, "an undo says what it undid"
 
 
 # -- photos ----------------------------------------------------------------------------------------

@@ -299,5 +299,6 @@ def rename(table_id: str) -> Response:
 def history(table_id: str) -> Response:
     store = get_store()
     state = store.get(table_id)
-    return render("history.html", state=state, table_id=state.id, events=list(reversed(store.events(table_id))),
-                  editor=pin_ok(state.id))
+    events = store.events(table_id)
+    return render("history.html", state=state, table_id=state.id, events=list(reversed(events)),
+                  by_seq={event.seq: event for event in events}, editor=pin_ok(state.id))
