@@ -833,3 +833,20 @@ def test_a_tile_read_as_a_joker_is_offered_as_a_false_okey_to_confirm(editor: Fl
     assert 'data-code="F"' in response.text and 'data-code="J"' not in response.text
     assert re.search(r'class="tile F low"', response.text), "unsure until tapped"
     assert re.search(r"data-use-photo\s+disabled", response.text)
+
+
+def test_only_the_latest_tables_offer_their_rules(client: FlaskClient, store: TableStore) -> None:
+    for n in range(10):
+        store.create_table(game="okey", players=["Ali", "Can"], pin="1234", name=f"Night {n}")
+    home = client.get("/").text
+    assert home.count("Rules of “Night") == 8 and "Rules of “Night 9”" in home and "Rules of “Night 1”" not in home
+
+
+def test_pin_guessing_is_slowed_down(client: FlaskClient, store: TableStore, okey_table: str) -> None:
+    _session(client)
+    for guess in ("0000", "0001", "0002", "0003", "0004"):
+        assert "Wrong PIN" in post(client, f"/t/{okey_table}/pin", {"pin": guess}).text
+    blocked = post(client, f"/t/{okey_table}/pin", {"pin": "1234"})
+    assert blocked.status_code == 422 and "Too many wrong PINs" in blocked.text, "even the right PIN waits"
+    phone = post(client, f"/t/{okey_table}/pin", {"pin": "1234"}, environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    assert phone.status_code == 303, "another phone is not blocked"

@@ -39,6 +39,9 @@ MIN_PLAYERS = 2
 MAX_NAME = 24
 LANG_COOKIE_AGE = 365 * 24 * 3600
 
+EARLIER_PROFILES = 8
+"""How many of the latest tables of the game offer their house rules as a profile."""
+
 TABLE_PROFILE = "table:"
 """Profile values that start a table with the house rules of an earlier table (``table:K7P2Q``)."""
 
@@ -66,7 +69,7 @@ def _options_context(game: str, profile: str, values: dict[str, Any] | None = No
     current = _profile_options(game, profile)[1]
     current.update(values or {})
     earlier = [(f"{TABLE_PROFILE}{t.id}", _("Rules of “%(name)s”", name=t.name))
-               for t in get_store().list_tables() if t.game == game]
+               for t in get_store().list_tables() if t.game == game][:EARLIER_PROFILES]
     return {
         "game": game,
         "profile": profile,

@@ -7,6 +7,7 @@ changed (one indexed SELECT), else the new poller plus the live part of the page
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -212,12 +213,35 @@ def pin_form(table_id: str) -> Response:
     return redirect(url_for("table.show", table_id=table_id.upper()) + "#pin", 303)
 
 
+PIN_TRIES = 5
+PIN_WINDOW_S = 60.0
+"""A browser's address may get the PIN wrong :data:`PIN_TRIES` times a minute: 4 digits are 10 000 guesses."""
+
+
+def _pin_failures() -> dict[str, list[float]]:
+    failures: dict[str, list[float]] = current_app.extensions.setdefault("pin_failures", {})
+    return failures
+
+
+def _recent_failures(address: str, now: float) -> list[float]:
+    recent = [t for t in _pin_failures().get(address, []) if now - t < PIN_WINDOW_S]
+    _pin_failures()[address] = recent
+    return recent
+
+
 @bp.post("/<table_id>/pin")
 def enter_pin(table_id: str) -> Response:
     state = get_store().get(table_id)
-    if not get_store().check_pin(state.id, form_text("pin")):
-        return render("table.html", status=422, pin_error=_("Wrong PIN. Ask the scorekeeper for the table's 4 digits."),
-                      join=join_url(state.id), qr=qr_svg(join_url(state.id)), **table_context(state.id))
+    address, now = request.remote_addr or "", time.monotonic()
+    message = None
+    if len(_recent_failures(address, now)) >= PIN_TRIES:
+        message = _("Too many wrong PINs from this phone: wait a minute, then try again.")
+    elif not get_store().check_pin(state.id, form_text("pin")):
+        _pin_failures()[address].append(now)
+        message = _("Wrong PIN. Ask the scorekeeper for the table's 4 digits.")
+    if message is not None:
+        return render("table.html", status=422, pin_error=message, join=join_url(state.id),
+                      qr=qr_svg(join_url(state.id)), **table_context(state.id))
     remember_pin(state.id)
     return redirect(url_for("table.show", table_id=state.id), 303)
 
