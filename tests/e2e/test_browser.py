@@ -258,6 +258,8 @@ def test_phone_pages_fit_the_screen_with_44px_targets(server: str, browser: Any)
         return table
 
     table = table_with_a_hand(["İsmail", "Işık", "Deniz"], ["", "", "K13 K12 R5"])
+    urllib.request.urlopen(urllib.request.Request(f"{server}/api/tables/{table}/events", json.dumps(
+        {"type": "indicator", "tile": "K13"}).encode(), {"Content-Type": "application/json", "X-Table-Pin": "1212"}))
     for width, lang in ((360, "ru"), (390, "en")):  # Russian words are long: a narrow sheet, long labels
         context = browser.new_context(viewport={"width": width, "height": 800}, locale="en-US", has_touch=True)
         context.add_cookies([{"name": "lang", "value": lang, "url": server}])
@@ -276,6 +278,9 @@ def test_phone_pages_fit_the_screen_with_44px_targets(server: str, browser: Any)
             overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
             assert overflow <= 0, (width, path, overflow)
             assert page.evaluate(SMALL_TARGETS_JS) == [], (width, path)
+            bottoms = page.evaluate(
+                "() => [...document.querySelectorAll('.okey-strip figure')].map(f => f.offsetTop + f.offsetHeight)")
+            assert max(bottoms, default=0) - min(bottoms, default=0) <= 2, (width, path, "indicator, okey, false okey in a row")
             grids = page.evaluate("() => [...document.querySelectorAll('.picker-grid')].map(g => g.scrollWidth - g.clientWidth)")
             assert max(grids, default=0) <= 1, (width, path, "tile picker wider than its box")
         page.goto(f"{server}/t/{table}")
