@@ -850,3 +850,11 @@ def test_pin_guessing_is_slowed_down(client: FlaskClient, store: TableStore, oke
     assert blocked.status_code == 422 and "Too many wrong PINs" in blocked.text, "even the right PIN waits"
     phone = post(client, f"/t/{okey_table}/pin", {"pin": "1234"}, environ_base={"REMOTE_ADDR": "10.0.0.9"})
     assert phone.status_code == 303, "another phone is not blocked"
+
+
+def test_O2_enter_in_the_real_die_field_uses_the_typed_die(editor: FlaskClient, okey_table: str) -> None:
+    post(editor, f"/t/{okey_table}/deal", {"die1": "5", "die2": "2"})
+    page = editor.get(f"/t/{okey_table}/deal").text
+    forms = re.findall(r"<form[^>]*/deal/reroll.*?</form>", page, re.S)
+    typed = [form for form in forms if 'name="die"' in form]
+    assert len(typed) == 1 and 'name="roll"' not in typed[0], "implicit submission would press 'roll'"

@@ -130,6 +130,14 @@
       if (picker) setCodes(picker, codes);
     }
   });
+  // The end-of-hand forms record with a tap on their button only: Enter (a phone keyboard's "Go") in a
+  // field previews instead, so typing one player's sum never records a half-filled hand.
+  document.addEventListener("keydown", function (ev) {
+    if (ev.key !== "Enter" || !ev.target.matches("input") || !ev.target.closest("form[data-enter-previews]")) return;
+    ev.preventDefault();
+    ev.target.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+
   // 101 hand: whoever finished has opened, so tapping the finisher moves them off "not opened".
   document.addEventListener("change", function (ev) {
     if (!ev.target.matches("input[name=finisher]")) return;

@@ -204,6 +204,8 @@ def test_101_hand_preview_record_and_opening_checker(server: str, browser: Any) 
     keeper.locator("details:has(#picker-rack1) summary").click()
     keeper.locator("#picker-rack1 [data-picker-text]").fill("R5 K7")
     keeper.fill("[name=sum2]", "1")
+    keeper.locator("[name=sum2]").press("Enter")  # a phone's "Go" previews; it must not record half a hand
+    expect(keeper).to_have_url(table_url + "/hand")
     keeper.locator("details:has(#picker-rack3) summary").click()
     keeper.locator("#picker-rack3 [data-tile=Y3]").click()
     keeper.locator("#picker-rack3 [data-tile=Y9]").click()
