@@ -858,3 +858,13 @@ def test_O2_enter_in_the_real_die_field_uses_the_typed_die(editor: FlaskClient, 
     forms = re.findall(r"<form[^>]*/deal/reroll.*?</form>", page, re.S)
     typed = [form for form in forms if 'name="die"' in form]
     assert len(typed) == 1 and 'name="roll"' not in typed[0], "implicit submission would press 'roll'"
+
+
+def test_O6_gosterme_from_the_win_form_stays_on_it(editor: FlaskClient, store: TableStore, okey_table: str) -> None:
+    _indicator(editor, okey_table)
+    response = post(editor, f"/t/{okey_table}/gosterme", {"player": "2", "back": "win"})
+    assert response.status_code == 303 and response.headers["Location"].endswith(f"/t/{okey_table}/win#gosterme")
+    page = text(editor.get(f"/t/{okey_table}/win").text)
+    assert "✓ Deniz" in page and store.get(okey_table).deal.gosterme == (2,)
+    post(editor, f"/t/{okey_table}/win", {"winner": "0", "tiles": WIN_TILES, "discard": "B8"})
+    assert store.get(okey_table).hands[0].entries == (-1, -3, -2, -3), "the win and the gösterme, O6"

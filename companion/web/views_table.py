@@ -294,6 +294,8 @@ def gosterme(table_id: str) -> Response:
         raise ValueError(_("Turn up the indicator first: gösterme is showing its twin."))
     seat = form_int("player", _("The player"), low=0, high=len(state.players) - 1)
     record(table_id, {"type": "gosterme", "player": seat})
+    if form_text("back") == "win":  # tapped on the win form: stay there
+        return redirect(url_for("hands.okey_win", table_id=table_id.upper()) + "#gosterme", 303)
     return redirect(url_for("table.show", table_id=table_id.upper()), 303)
 
 
