@@ -104,7 +104,7 @@ def run(out: Path) -> None:
                 shoot(page, out, "deal-3-players", tag)
                 page.goto(f"{base}/t/{okey}/win")
                 page.locator("label:has(input[name=winner][value='3'])").click()
-                page.fill("[name=tiles]", "B11 B12 B13 K13 R13 Y13 Y1 Y2 Y3 K5 K6 K7 R9 R10")
+                page.fill("[name=tiles]", "R1 R2 R3 K5 Y5 B5 B9 B10 B11 B12 K10 K11 K12 K13")
                 page.fill("[name=discard]", "K1")
                 page.get_by_role("button", name="Check").click()
                 page.wait_for_selector("#verdict .flash, #verdict .error")
