@@ -274,7 +274,8 @@ MELD_KINDS: dict[str, LazyString] = {"meld": _l("meld"), "set": _l("set"), "run"
 WHY_ILLEGAL: dict[str, LazyString] = {
     "a colour repeats; a set needs distinct colours, O4": _l("a colour repeats; a set needs distinct colours, O4"),
     "a set has at most 4 tiles, one per colour, O4": _l("a set has at most 4 tiles, one per colour, O4"),
-    "1 after 13 is not allowed here (wrap_13_1 is off, H1)": _l("1 after 13 is not allowed here (runs 12-13-1 are off, H1)"),
+    "1 after 13 is not allowed here (wrap_13_1 is off, H1)":
+        _l("1 after 13 is not allowed here (runs 12-13-1 are off, H1)"),
     "1 may be low or follow 13, never both, O4": _l("1 may be low or follow 13, never both, O4"),
     "13-1-2 never wraps, O4": _l("13-1-2 never wraps, O4"),
     "the numbers must follow each other in laid order, O4": _l("the numbers must follow each other in laid order, O4"),
