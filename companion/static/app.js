@@ -67,8 +67,9 @@
     if (add) {
       var code = add.dataset.tile;
       var have = codes.filter(function (c) { return c === code; }).length;
-      // Tap cycles 0 -> 1 -> 2 -> 0: a set holds two of each tile.
-      if (have >= 2) codes = codes.filter(function (c) { return c !== code; }); else codes.push(code);
+      // Tap cycles 0 -> 1 -> 2 -> 0: a set holds two of each tile.  A one-tile picker swaps the tile.
+      if (picker.hasAttribute("data-picker-single")) codes = have ? [] : [code];
+      else if (have >= 2) codes = codes.filter(function (c) { return c !== code; }); else codes.push(code);
       setCodes(picker, codes);
       return;
     }
