@@ -868,3 +868,21 @@ def test_O6_gosterme_from_the_win_form_stays_on_it(editor: FlaskClient, store: T
     assert "✓ Deniz" in page and store.get(okey_table).deal.gosterme == (2,)
     post(editor, f"/t/{okey_table}/win", {"winner": "0", "tiles": WIN_TILES, "discard": "B8"})
     assert store.get(okey_table).hands[0].entries == (-1, -3, -2, -3), "the win and the gösterme, O6"
+
+
+def test_times_are_shown_in_the_rooms_time(client: FlaskClient, store: TableStore, okey_table: str,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+    from datetime import datetime, timezone
+
+    monkeypatch.setenv("TZ", "UTC-3")  # Istanbul, without needing tzdata
+    time.tzset()
+    try:
+        updated = store.list_tables()[0].updated_at
+        local = datetime.fromisoformat(updated).astimezone(timezone.utc).replace(tzinfo=None)
+        expected = (local.replace(hour=(local.hour + 3) % 24)).strftime("%H:%M")
+        assert expected in client.get("/").text
+        assert " UTC" not in client.get(f"/t/{okey_table}/history").text
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()

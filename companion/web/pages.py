@@ -7,6 +7,7 @@ deal assistant) and ``views_hands`` (wins, 101 hands, the opening checker, photo
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -178,6 +179,21 @@ def set_language() -> Response:
     return response
 
 
+def local_time(stamp: str, *, seconds: bool = False) -> str:
+    """A stored UTC time (ISO 8601) as the wall-clock time of the machine the app runs on — the room's.
+
+    >>> len(local_time("2026-11-29T15:51:07+00:00")), len(local_time("2026-11-29T15:51:07+00:00", seconds=True))
+    (16, 19)
+    >>> local_time("yesterday")
+    'yesterday'
+    """
+    try:
+        moment = datetime.fromisoformat(stamp).astimezone()
+    except ValueError:
+        return stamp
+    return moment.strftime("%Y-%m-%d %H:%M:%S" if seconds else "%Y-%m-%d %H:%M")
+
+
 @bp.get("/favicon.ico")
 def favicon() -> Response:
     return redirect(url_for("static", filename="icon.svg"), 301)
@@ -218,6 +234,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["event_label"] = event_label
     app.jinja_env.globals["event_summary"] = event_summary
     app.jinja_env.filters["explain"] = explain
+    app.jinja_env.filters["local_time"] = local_time
     app.jinja_env.filters["engine_text"] = engine_text
     for blueprint in (bp, views_table.bp, views_deal.bp, views_hands.bp):
         app.register_blueprint(blueprint)
