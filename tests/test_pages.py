@@ -886,3 +886,11 @@ def test_times_are_shown_in_the_rooms_time(client: FlaskClient, store: TableStor
     finally:
         monkeypatch.delenv("TZ")
         time.tzset()
+
+
+def test_partners_and_hands_are_in_sight_on_the_new_table_form(client: FlaskClient) -> None:
+    page = client.get("/new/options?game=okey101", headers={"HX-Request": "true"}).text
+    folded = page[page.index("<details>"):]
+    assert 'name="opt_partners"' in page and 'name="opt_hands"' in page
+    assert 'name="opt_partners"' not in folded and 'name="opt_hands"' not in folded
+    assert 'name="opt_multipliers"' in folded
