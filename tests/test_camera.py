@@ -174,3 +174,12 @@ def test_host_camera_refuses_phones(host: tuple[FlaskClient, str, Reader], monke
     assert "Use the laptop camera" not in client.get(f"/t/{table}/win", environ_base=phone).text
     assert "Use the laptop camera" in client.get(f"/t/{table}/win").text
     assert client.post(f"/t/{table}/camera").status_code == 400, "CSRF-checked like every form"
+
+
+@pytest.mark.parametrize(("address", "host"), [("127.0.0.1", True), ("::1", True), ("::ffff:127.0.0.1", True),
+                                               ("192.168.1.23", False), ("::ffff:192.168.1.23", False), ("", False)])
+def test_only_loopback_is_the_host(app: Any, address: str, host: bool) -> None:
+    from companion.web.views_hands import on_host
+
+    with app.test_request_context(environ_base={"REMOTE_ADDR": address}):
+        assert on_host() is host

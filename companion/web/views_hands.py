@@ -350,9 +350,11 @@ def photo(table_id: str) -> Response:
 def on_host() -> bool:
     """Whether this request comes from the machine the app runs on (its own browser, not a phone)."""
     try:
-        return ipaddress.ip_address(request.remote_addr or "").is_loopback
+        address = ipaddress.ip_address(request.remote_addr or "")
     except ValueError:
         return False
+    mapped = getattr(address, "ipv4_mapped", None)  # ::ffff:127.0.0.1 from a dual-stack socket
+    return bool(address.is_loopback or (mapped is not None and mapped.is_loopback))
 
 
 @bp.post("/<table_id>/camera")
