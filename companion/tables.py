@@ -166,7 +166,8 @@ class Deal:
 
     @property
     def started(self) -> bool:
-        return bool(self.plan or self.indicator or self.gosterme or self.penalties)
+        """Dice or an indicator are recorded (a 101 penalty before the deal does not start it)."""
+        return bool(self.plan or self.indicator)
 
     @property
     def dice(self) -> tuple[int, int] | None:
@@ -410,6 +411,8 @@ class _Reducer:
         self._only("okey", event)
         self._playing(event)
         seat = self._seat(event)
+        if self.deal.indicator is None:
+            raise InvalidEventError("no indicator yet: record the indicator before a gösterme (O6)")
         if seat in self.deal.gosterme:
             raise InvalidEventError(f"player {seat} already showed the indicator this hand: it counts once")
         self.deal = replace(self.deal, gosterme=(*self.deal.gosterme, seat))

@@ -280,3 +280,13 @@ def test_replay_is_deterministic_and_json_ready():
     assert first == second
     assert json.loads(json.dumps(first.to_dict())) == first.to_dict()
     assert first.version == len(events)
+
+
+def test_O6_gosterme_needs_the_indicator_turned_up():
+    with pytest.raises(InvalidEventError, match="no indicator yet"):
+        okey([{"type": "gosterme", "player": 2}])
+
+
+def test_O2_a_101_penalty_before_the_deal_does_not_block_the_dice():
+    state = okey101([{"type": "penalty", "player": 1, "reason": "islek"}, {"type": "deal", "dice": [5, 2]}])
+    assert state.deal.plan is not None and len(state.deal.penalties) == 1
