@@ -350,3 +350,13 @@ def test_a_wrong_pin_header_is_refused_even_with_a_remembered_session(client, ta
     response = post_event(client, table_id, {"type": "deal", "dice": [5, 2]}, headers={"X-Table-Pin": "9999"})
     assert response.status_code == 403
     assert client.get(f"/api/tables/{table_id}/version").json == {"version": 0}
+
+
+def test_pin_guessing_through_the_api_is_slowed_down(stranger, table_id):
+    for guess in range(5):
+        response = post_event(stranger, table_id, {"type": "deal", "dice": [5, 2]},
+                              headers={"X-Table-Pin": f"000{guess}"})
+        assert response.status_code == 403
+    blocked = post_event(stranger, table_id, {"type": "deal", "dice": [5, 2]}, headers=PIN)
+    assert blocked.status_code == 429 and "too many wrong PINs" in blocked.json["error"]
+    assert stranger.get(f"/api/tables/{table_id}/version").json == {"version": 0}

@@ -13,21 +13,54 @@ from __future__ import annotations
 import csv
 import io
 import json
+import time
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request, session
-from werkzeug.exceptions import BadRequest, Forbidden, HTTPException, RequestEntityTooLarge, UnsupportedMediaType
+from werkzeug.exceptions import (
+    BadRequest,
+    Forbidden,
+    HTTPException,
+    RequestEntityTooLarge,
+    TooManyRequests,
+    UnsupportedMediaType,
+)
 
 from companion.rules.errors import RulesError
 from companion.store import NothingToRedo, NothingToUndo, TableNotFound, TableStore, normalise_table_id
 from companion.tables import InvalidEventError, InvalidTableError, MissingFieldError, TableState
 
-__all__ = ["bp", "init_app", "get_store", "pin_ok", "remember_pin", "PIN_HEADER", "MAX_JSON_BYTES"]
+__all__ = [
+    "bp", "init_app", "get_store", "pin_ok", "remember_pin", "pin_guessing_blocked", "note_wrong_pin",
+    "PIN_HEADER", "MAX_JSON_BYTES", "PIN_TRIES",
+]
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 PIN_HEADER = "X-Table-Pin"
 MAX_JSON_BYTES = 64 * 1024
+PIN_TRIES = 5
+PIN_WINDOW_S = 60.0
+"""An address may get a PIN wrong :data:`PIN_TRIES` times a minute (pages and API together): 4 digits are
+10 000 guesses."""
+
+
+def _recent_wrong_pins(address: str, now: float) -> list[float]:
+    failures: dict[str, list[float]] = current_app.extensions.setdefault("pin_failures", {})
+    recent = [t for t in failures.get(address, []) if now - t < PIN_WINDOW_S]
+    failures[address] = recent
+    return recent
+
+
+def pin_guessing_blocked(address: str) -> bool:
+    """Whether ``address`` got the PIN wrong too often in the last minute."""
+    return len(_recent_wrong_pins(address, time.monotonic())) >= PIN_TRIES
+
+
+def note_wrong_pin(address: str) -> None:
+    """Count one wrong PIN against ``address``."""
+    now = time.monotonic()
+    _recent_wrong_pins(address, now).append(now)
 
 
 def init_app(app: Flask) -> None:
@@ -56,9 +89,15 @@ def pin_ok(table_id: str) -> bool:
     cookie set by :func:`remember_pin` after the PIN was entered once.  A PIN sent in the header is always
     checked, so a wrong one is refused even from a browser that entered the right one before."""
     pin = request.headers.get(PIN_HEADER)
-    if pin is not None:
-        return get_store().check_pin(table_id, pin)
-    return bool(session.get("pins", {}).get(normalise_table_id(table_id)))
+    if pin is None:
+        return bool(session.get("pins", {}).get(normalise_table_id(table_id)))
+    address = request.remote_addr or ""
+    if pin_guessing_blocked(address):
+        raise TooManyRequests(f"too many wrong PINs from {address}: wait a minute, then try again")
+    if get_store().check_pin(table_id, pin):
+        return True
+    note_wrong_pin(address)
+    return False
 
 
 def remember_pin(table_id: str) -> None:

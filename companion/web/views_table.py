@@ -7,7 +7,6 @@ changed (one indexed SELECT), else the new poller plus the live part of the page
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -19,7 +18,7 @@ from werkzeug.wrappers import Response
 from companion.rules.options import OkeyOptions
 from companion.store import NothingToRedo, NothingToUndo
 from companion.tables import HandRow, TableState
-from companion.web.api import get_store, pin_ok, remember_pin
+from companion.web.api import get_store, note_wrong_pin, pin_guessing_blocked, pin_ok, remember_pin
 from companion.web.views_base import event_id, form_int, form_text, html_blueprint, render, render_block
 from companion.web.views_text import PENALTY_REASONS, explain
 
@@ -213,31 +212,15 @@ def pin_form(table_id: str) -> Response:
     return redirect(url_for("table.show", table_id=table_id.upper()) + "#pin", 303)
 
 
-PIN_TRIES = 5
-PIN_WINDOW_S = 60.0
-"""A browser's address may get the PIN wrong :data:`PIN_TRIES` times a minute: 4 digits are 10 000 guesses."""
-
-
-def _pin_failures() -> dict[str, list[float]]:
-    failures: dict[str, list[float]] = current_app.extensions.setdefault("pin_failures", {})
-    return failures
-
-
-def _recent_failures(address: str, now: float) -> list[float]:
-    recent = [t for t in _pin_failures().get(address, []) if now - t < PIN_WINDOW_S]
-    _pin_failures()[address] = recent
-    return recent
-
-
 @bp.post("/<table_id>/pin")
 def enter_pin(table_id: str) -> Response:
     state = get_store().get(table_id)
-    address, now = request.remote_addr or "", time.monotonic()
+    address = request.remote_addr or ""
     message = None
-    if len(_recent_failures(address, now)) >= PIN_TRIES:
+    if pin_guessing_blocked(address):
         message = _("Too many wrong PINs from this phone: wait a minute, then try again.")
     elif not get_store().check_pin(state.id, form_text("pin")):
-        _pin_failures()[address].append(now)
+        note_wrong_pin(address)
         message = _("Wrong PIN. Ask the scorekeeper for the table's 4 digits.")
     if message is not None:
         return render("table.html", status=422, pin_error=message, join=join_url(state.id),
