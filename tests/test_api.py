@@ -360,3 +360,14 @@ def test_pin_guessing_through_the_api_is_slowed_down(stranger, table_id):
     blocked = post_event(stranger, table_id, {"type": "deal", "dice": [5, 2]}, headers=PIN)
     assert blocked.status_code == 429 and "too many wrong PINs" in blocked.json["error"]
     assert stranger.get(f"/api/tables/{table_id}/version").json == {"version": 0}
+
+
+def test_the_csv_explanation_names_the_players_not_their_seats(stranger, table_id):
+    post_event(stranger, table_id, {"type": "deal", "dice": [3, 4]})
+    post_event(stranger, table_id, {"type": "indicator", "tile": "R4"})
+    post_event(stranger, table_id, {"type": "okey_hand", "hand": {"winner": 1, "tiles": MELDS, "discard": "R5"}})
+    english = " / ".join(stranger.get(f"/api/tables/{table_id}/sheet").json["hands"][0]["explain"])
+    assert "player 2" in english.lower()
+    rows = list(csv.reader(io.StringIO(stranger.get(f"/api/tables/{table_id}/export.csv").get_data(as_text=True))))
+    explanation = rows[1][-1]
+    assert "Can" in explanation and "player" not in explanation.lower(), explanation

@@ -97,6 +97,20 @@ def test_new_table_records_players_options_and_pin(client: FlaskClient, store: T
     assert "Scorekeeper" in client.get(f"/t/{table_id}").text, "the creator keeps the score"
 
 
+def test_a_blank_seat_between_names_is_refused_naming_the_seat(client: FlaskClient, store: TableStore) -> None:
+    _session(client)
+    fields = {"game": "okey", "profile": "reference", "player0": "Ali", "player1": "", "player2": "Can",
+              "player3": "Deniz", "first_dealer": "3", "pin": "1234"}
+    response = post(client, "/new", fields)
+    assert response.status_code == 422 and store.list_tables() == [], "nothing created"
+    assert "Seat 2 has no name" in text(response.text)
+    assert 'value="Can"' in response.text and 'value="Deniz"' in response.text, "what was typed is kept"
+    client.set_cookie("lang", "tr")
+    assert "2. koltukta isim yok" in text(post(client, "/new", fields).text)
+    trailing_blank = post(client, "/new", {**fields, "player1": "Ece", "player3": "", "first_dealer": "0"})
+    assert trailing_blank.status_code == 303, "only a gap before a name is refused"
+
+
 def test_new_table_without_the_rules_fieldset_keeps_the_profile(client: FlaskClient, store: TableStore) -> None:
     _session(client)
     response = post(client, "/new", {"game": "okey", "profile": "kahvehane", "player0": "A", "player1": "B",

@@ -178,7 +178,38 @@
     });
   }
 
+  // New table: with "partners" ticked the seat map shows the teams (opposite seats, 1 & 3 against 2 & 4).
+  function showTeams() {
+    var box = document.querySelector("input[name=opt_partners]");
+    var map = document.querySelector("svg.seat-map");
+    if (!box || !map) return;
+    map.classList.toggle("partners", box.checked);
+    document.querySelectorAll("[data-team-hint]").forEach(function (hint) { hint.hidden = !box.checked; });
+  }
+  document.addEventListener("change", function (ev) {
+    if (ev.target.matches("input[name=opt_partners]")) showTeams();
+  });
+
+  // The live update swaps the sheet every 2 s after a change: the cells ("why this number") and other
+  // <details id> the reader opened stay open.  htmx swaps the live part out-of-band before the poller.
+  var openDetails = [];
+  function rememberOpen() {
+    var open = document.querySelectorAll("details[open][id]");
+    openDetails = Array.prototype.map.call(open, function (details) { return details.id; });
+  }
+  function reopen() {
+    openDetails.forEach(function (id) {
+      var details = document.getElementById(id);
+      if (details && details.tagName === "DETAILS") details.open = true;
+    });
+  }
+  document.addEventListener("htmx:beforeSwap", rememberOpen);
+  document.addEventListener("htmx:oobBeforeSwap", rememberOpen);
+  document.addEventListener("htmx:oobAfterSwap", reopen);
+  document.addEventListener("htmx:afterSwap", reopen);
+
   function init(scope) {
+    showTeams();
     scope.querySelectorAll("[data-picker]").forEach(syncPicker);
     scope.querySelectorAll(".photo-result").forEach(refreshPhoto);
   }

@@ -29,6 +29,7 @@ from werkzeug.exceptions import (
 from companion.rules.errors import RulesError
 from companion.store import NothingToRedo, NothingToUndo, TableNotFound, TableStore, normalise_table_id
 from companion.tables import InvalidEventError, InvalidTableError, MissingFieldError, TableState
+from companion.web.views_text import with_names
 
 __all__ = [
     "bp", "init_app", "get_store", "pin_ok", "remember_pin", "pin_guessing_blocked", "note_wrong_pin",
@@ -231,7 +232,8 @@ def export_json(table_id: str) -> Response:
 
 @bp.get("/tables/<table_id>/export.csv")
 def export_csv(table_id: str) -> Response:
-    """The sheet as CSV: one line per hand, the totals, then the 101 penalty ledger."""
+    """The sheet as CSV: one line per hand (the engine's English explanation, seats as the players' names),
+    the totals, then the 101 penalty ledger."""
     state = get_store().get(table_id)
     columns = (
         [" & ".join(state.players[seat] for seat in team) for team in state.teams] if state.teams
@@ -241,7 +243,8 @@ def export_csv(table_id: str) -> Response:
     writer = csv.writer(out)
     writer.writerow(["hand", "dealer", *columns, "explanation"])
     for row in state.hands:
-        writer.writerow([row.number, state.players[row.dealer], *row.entries, " / ".join(row.explain)])
+        explanation = " / ".join(with_names(line, state.players) for line in row.explain)
+        writer.writerow([row.number, state.players[row.dealer], *row.entries, explanation])
     writer.writerow(["total", "", *state.totals, ""])
     if state.penalties:
         writer.writerow([])

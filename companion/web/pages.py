@@ -124,6 +124,10 @@ def _players() -> list[str]:
     players = [name for name in names if name]
     if len(players) < MIN_PLAYERS:
         raise ValueError(_("Type at least two player names."))
+    # a blank seat between names would silently move the later players (and the first dealer) round the table
+    if "" in names[:len(players)]:
+        raise ValueError(_("Seat %(n)d has no name, but a later seat has one: type a name in seat %(n)d, "
+                           "or move the later names up.", n=names.index("") + 1))
     for name in players:
         if len(name) > MAX_NAME:
             raise ValueError(_("The name %(name)r is too long: use at most %(n)d letters.", name=name, n=MAX_NAME))

@@ -300,3 +300,67 @@ def test_phone_pages_fit_the_screen_with_44px_targets(server: str, browser: Any)
         b => b.getBoundingClientRect().height > 1.6 * parseFloat(getComputedStyle(b).fontSize)).length""")
     assert broken == 0, "a total broke over two lines on the big screen"
     big.close()
+
+
+def test_partners_ticked_shows_the_teams_on_the_seat_map(server: str, browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    page = _phone(browser)
+    page.goto(server + "/")
+    marks = page.locator("svg.seat-map .team")
+    hint = page.locator("[data-team-hint]")
+    expect(marks).to_have_count(4)
+    for mark in marks.all():
+        expect(mark).to_be_hidden()
+    expect(hint).to_be_hidden()
+    page.fill("[name=player0]", "Ali")
+    partners = page.locator("[name=opt_partners]")
+    partners.check()
+    expect(marks).to_have_text(["A", "B", "A", "B"])
+    for mark in marks.all():
+        expect(mark).to_be_visible()
+    expect(hint).to_be_visible()
+    colour = "() => getComputedStyle(document.querySelector('[data-seat-label=\"{}\"]')).fill"
+    assert page.evaluate(colour.format(0)) == page.evaluate(colour.format(2)) != page.evaluate(colour.format(1))
+    expect(page.locator("svg.seat-map [data-seat-label='0']")).to_have_text("Ali")
+    partners.uncheck()
+    expect(hint).to_be_hidden()
+    expect(marks.first).to_be_hidden()
+    page.locator("[name=profile]").select_option("partners")  # the rules fieldset is swapped, partners on
+    expect(page.locator("[name=opt_partners]")).to_be_checked()
+    expect(hint).to_be_visible()
+    page.locator("label:has(input[name=game][value=okey101])").click()  # a new game: reference rules, no partners
+    expect(page.locator("[name=opt_hands]")).to_have_count(1)
+    expect(hint).to_be_hidden()
+
+
+def test_an_open_why_cell_stays_open_across_the_live_update(server: str, browser: Any) -> None:
+    import json
+    import urllib.request
+
+    from playwright.sync_api import expect
+
+    def send(path: str, body: dict[str, Any]) -> Any:
+        request = urllib.request.Request(server + path, json.dumps(body).encode(), {
+            "Content-Type": "application/json", "X-Table-Pin": "4321"})
+        return json.load(urllib.request.urlopen(request))
+
+    table = send("/api/tables", {"game": "okey", "players": ["Ali", "Can", "Deniz", "Ece"], "pin": "4321"})["id"]
+    events = f"/api/tables/{table}/events"
+    send(events, {"type": "deal", "dice": [3, 4]})
+    send(events, {"type": "indicator", "tile": "R4"})
+    send(events, {"type": "okey_hand", "hand": {"winner": 1, "tiles": " ".join(WIN), "discard": "R5"}})
+
+    viewer = _phone(browser)
+    viewer.goto(f"{server}/t/{table}")
+    cell = viewer.locator("#why-1-1")
+    cell.locator("summary").click()
+    expect(cell).to_have_attribute("open", "")
+    viewer.evaluate("() => { document.getElementById('why-1-1').dataset.before = 'swap'; }")
+    send(events, {"type": "deal", "dice": [2, 5]})
+    send(events, {"type": "indicator", "tile": "K13"})
+    expect(viewer.locator(".okey-strip .tile.big").first).to_have_attribute("title", "K13", timeout=LIVE_TIMEOUT_MS)
+    expect(cell).not_to_have_attribute("data-before", "swap")  # the sheet was swapped for a new one
+    expect(cell).to_have_attribute("open", "")
+    expect(cell.locator(".why")).to_be_visible()
+    expect(viewer.locator("#why-1-0")).not_to_have_attribute("open", "")  # the others stay closed
