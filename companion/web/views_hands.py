@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import ipaddress
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -88,6 +89,16 @@ def _okey_verdict(state: TableState) -> dict[str, Any]:
     return {"hand": hand, "score": score, "win": win}
 
 
+def _verdict_fragment(template: str, verdict_of: Callable[[TableState], dict[str, Any]], state: TableState) -> Response:
+    """The ``verdict`` block of ``template``: what the form would record, or why it cannot (422); nothing recorded."""
+    try:
+        verdict = verdict_of(state)
+    except ValueError as error:
+        return render(template, block="verdict", status=422, state=state, table_id=state.id,
+                      error=engine_text(str(error)))
+    return render(template, block="verdict", state=state, table_id=state.id, **verdict)
+
+
 def _okey_only(state: TableState) -> None:
     if state.game != "okey":
         raise ValueError(_("This table plays Okey 101: use the end-of-hand form."))
@@ -106,12 +117,7 @@ def okey_win_check(table_id: str) -> Response:
     """The verdict fragment: the arrangement found (or why not) and what it scores, nothing recorded."""
     state = _state(table_id)
     _okey_only(state)
-    try:
-        verdict = _okey_verdict(state)
-    except ValueError as error:
-        return render("okey_win.html", block="verdict", status=422, state=state, table_id=state.id,
-                      error=engine_text(str(error)))
-    return render("okey_win.html", block="verdict", state=state, table_id=state.id, **verdict)
+    return _verdict_fragment("okey_win.html", _okey_verdict, state)
 
 
 @bp.post("/<table_id>/win")
@@ -200,12 +206,7 @@ def okey101_hand(table_id: str) -> Response:
 def okey101_hand_check(table_id: str) -> Response:
     state = _state(table_id)
     _okey101_only(state)
-    try:
-        verdict = _okey101_verdict(state)
-    except ValueError as error:
-        return render("okey101_hand.html", block="verdict", status=422, state=state, table_id=state.id,
-                      error=engine_text(str(error)))
-    return render("okey101_hand.html", block="verdict", state=state, table_id=state.id, **verdict)
+    return _verdict_fragment("okey101_hand.html", _okey101_verdict, state)
 
 
 @bp.post("/<table_id>/hand")
