@@ -14,7 +14,6 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from companion.rules.errors import RulesError
 from companion.rules.options import normalise_game, option_choices, options_for, options_to_dict
 
 EXIT_BAD_INPUT = 2
@@ -160,9 +159,7 @@ def answer(request: Any) -> dict[str, Any]:
         return {"error": f"unknown op {op!r}; use one of: {', '.join(OPERATIONS)}"}
     try:
         return OPERATIONS[op](request)
-    except (RulesError, CommandError) as error:
-        return {"error": str(error)}
-    except ValueError as error:  # vision.ImageError and other input errors
+    except ValueError as error:  # RulesError, CommandError, vision.ImageError: bad input
         return {"error": str(error)}
     except Exception as error:  # noqa: BLE001 — batch must go on whatever happens
         return {"error": f"internal error while answering {op!r}: {type(error).__name__}: {error}"}
@@ -367,7 +364,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return _dispatch(args)
-    except (RulesError, CommandError, ValueError) as error:
+    except ValueError as error:  # RulesError, CommandError, vision.ImageError: bad input
         print(f"okey-companion {args.command}: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
 
