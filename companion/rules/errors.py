@@ -27,3 +27,7 @@ class InvalidDealError(RulesError):
 
 class InvalidHandRecordError(RulesError):
     """A recorded hand that cannot be scored: a missing winner, a penalty for a seat that does not exist …"""
+
+
+class InvalidCardError(RulesError):
+    """A card code that is not in the card notation (``AS``, ``10H``, ``*``)."""
