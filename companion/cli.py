@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from companion import __version__
 from companion.rules.options import normalise_game, option_choices, options_for, options_to_dict
 
 EXIT_BAD_INPUT = 2
@@ -296,6 +297,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="okey-companion",
         description="Table companion and scorekeeper for Okey and Okey 101.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     check = sub.add_parser("check", help="is this 14-tile hand a win? which discards of 15 tiles win? (O5)")

@@ -8,6 +8,7 @@ Low confidence is reported, never hidden: such tiles carry ``low_confidence`` fo
 from __future__ import annotations
 
 import functools
+from importlib import resources
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +23,23 @@ from vision.preprocess import DETECT_LONG_SIDE, detector_input, tile_crops
 
 __all__ = ["DetectedTile", "Recognition", "Recognizer", "recognize_file", "MODELS_DIR"]
 
-MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+
+
+def _models_dir() -> Path:
+    """``models/`` of the source checkout, else the copy a wheel carries in ``vision/models``.
+
+    The wheel's build step (``setup.py``) copies every file of the top-level ``models/`` folder there.
+    """
+    package = resources.files("vision")
+    if not isinstance(package, Path):
+        raise RuntimeError(f"okey-companion is installed as a zip ({package}); install the wheel with pip instead")
+    checkout = package.parent
+    if (checkout / "pyproject.toml").is_file() and (checkout / "models").is_dir():
+        return checkout / "models"
+    return package / "models"
+
+
+MODELS_DIR = _models_dir()
 DETECTION_THRESHOLD = 0.3
 # Below this a tile is flagged for the user to confirm.  On the synthetic dev scenes 0.7 flags 21 of
 # 22 misreads (0.8: all 22, but also half of the tiles read right); see models/README.md.

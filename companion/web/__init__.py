@@ -9,8 +9,10 @@ from typing import Any
 
 from flask import Flask
 
-TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
-STATIC = Path(__file__).resolve().parent.parent / "static"
+from companion.resources import static_dir, templates_dir
+
+TEMPLATES = templates_dir()
+STATIC = static_dir()
 
 MAX_UPLOAD_BYTES = 16 * 1024 * 1024
 

@@ -1,8 +1,9 @@
 """Languages of the web app: Flask-Babel wiring, catalogue compilation and locale-aware text filters.
 
-Only the gettext ``.po`` catalogues are committed (``companion/translations/<lang>/LC_MESSAGES``);
-:func:`compile_catalogues` turns them into ``.mo`` files under ``<DATA_DIR>/translations`` when the
-app starts, and Flask-Babel reads them from there.
+Only the gettext ``.po`` catalogues are committed (``companion/translations/<lang>/LC_MESSAGES``).
+A wheel carries them compiled (``messages.mo`` beside each ``.po``, built by ``setup.py``) and
+Flask-Babel reads them in place; a source checkout has no ``.mo``, so :func:`compile_catalogues` turns
+the ``.po`` files into ``.mo`` files under ``<DATA_DIR>/translations`` when the app starts.
 
 The language is the ``lang`` cookie if set (the switcher in the page footer), else the best match of
 ``Accept-Language``, else English.
@@ -25,7 +26,9 @@ from babel.messages.pofile import read_po
 from flask import Flask, request
 from flask_babel import Babel, get_locale
 
-CATALOGUES = Path(__file__).resolve().parent.parent / "translations"
+from companion.resources import source_checkout, translations_dir
+
+CATALOGUES = translations_dir()
 
 LANGUAGES: dict[str, str] = {"en": "English", "tr": "Türkçe", "ru": "Русский", "th": "ไทย"}
 """Language code → the language's own name (shown in the switcher)."""
@@ -86,9 +89,18 @@ def compile_catalogues(source: Path, target: Path) -> Path:
     return target
 
 
+def shipped_catalogues(source: Path) -> bool:
+    """Whether every ``.po`` under ``source`` has a compiled ``.mo`` beside it (as in a wheel)."""
+    catalogues = list(source.glob("*/LC_MESSAGES/messages.po"))
+    return bool(catalogues) and all(po.with_suffix(".mo").is_file() for po in catalogues)
+
+
 def init_i18n(app: Flask) -> None:
-    """Compile the catalogues into the data dir, start Flask-Babel and register the text filters."""
-    compiled = compile_catalogues(CATALOGUES, Path(app.config["DATA_DIR"]) / "translations")
+    """Find the compiled catalogues (or compile them into the data dir), start Flask-Babel, add the filters."""
+    if source_checkout() is None and shipped_catalogues(CATALOGUES):
+        compiled = CATALOGUES
+    else:
+        compiled = compile_catalogues(CATALOGUES, Path(app.config["DATA_DIR"]) / "translations")
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(compiled)
     app.config.setdefault("BABEL_DEFAULT_LOCALE", "en")
     Babel(app, locale_selector=select_language)
