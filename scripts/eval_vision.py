@@ -2,10 +2,14 @@
 
     .venv/bin/python scripts/eval_vision.py [--models models] [--verbose]
     .venv/bin/python scripts/eval_vision.py --synthetic scripts/cache/synthetic-eval   # rendered, seed 9001
+    .venv/bin/python scripts/eval_vision.py --synthetic scripts/cache/racks-eval-*     # rendered racks, seed 9101
 
 Figures: per-tile detection recall and precision (IoU ≥ 0.5), classification accuracy of the detected
-tiles, share of photos read exactly right, confusions by colour and by number, median and worst time.
-On synthetic scenes it also scores the upside-down flag.  Needs no torch.
+tiles, the issue's figures (tiles found and read right, extra boxes, sure tiles that are wrong), share
+of photos read exactly right, median and worst time, then per colour the recall and accuracy and the
+confusion tables by colour and by number (truth in rows, "—" = not found).  Several ``--synthetic``
+folders are reported one by one and then together.  On synthetic scenes it also scores the upside-down
+flag.  Needs no torch.
 """
 
 from __future__ import annotations
@@ -81,11 +85,23 @@ def synthetic_samples(directory: Path) -> list[Sample]:
                    tuple(r["upside_down"] == "1" for r in group)) for name, group in rows.items()]
 
 
+def _table(counts: Counter[tuple[str, str]], rows: list[str], columns: list[str]) -> str:
+    """A markdown confusion table: truth in rows, what was read in columns, blank for zero."""
+    lines = ["| truth \\ read | " + " | ".join(columns) + " |", "|---|" + "---|" * len(columns)]
+    for row in rows:
+        if any(counts[(row, c)] for c in columns):
+            lines.append(f"| {row} | " + " | ".join(str(counts[(row, c)] or "") for c in columns) + " |")
+    return "\n".join(lines)
+
+
 def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool) -> None:
     """Print the figures for ``samples`` as markdown table rows."""
     recognizer.recognize(samples[0].path)  # warm-up: the first run pays for allocations
     truths = found_total = matched = correct = exact = on_truth_right = flagged_wrong = flagged_right = 0
-    upside_known = upside_right = 0
+    upside_known = upside_right = sure = sure_wrong = 0
+    colour_table: Counter[tuple[str, str]] = Counter()
+    number_table: Counter[tuple[str, str]] = Counter()
+    per_colour: Counter[tuple[str, str]] = Counter()
     colour_confusions: Counter[tuple[str, str]] = Counter()
     number_confusions: Counter[tuple[str, str]] = Counter()
     times = []
@@ -104,9 +120,21 @@ def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool) -> No
         matched += len(pairs)
         correct += right
         exact += right == len(sample.tiles) == len(found)
+        matched_truth = {t for t, _ in pairs}
+        for t, (want, _) in enumerate(sample.tiles):
+            per_colour[(_colour(want), "all")] += 1
+            if t not in matched_truth:
+                colour_table[(_colour(want), "—")] += 1
+                number_table[(_number(want), "—")] += 1
         for t, f in pairs:
             want, got = sample.tiles[t][0], found[f][0]
             flagged = result.tiles[f].low_confidence
+            colour_table[(_colour(want), _colour(got))] += 1
+            number_table[(_number(want), _number(got))] += 1
+            per_colour[(_colour(want), "found")] += 1
+            per_colour[(_colour(want), "right")] += want == got
+            sure += not flagged
+            sure_wrong += not flagged and want != got
             flagged_wrong += flagged and want != got
             flagged_right += flagged and want == got
             if sample.upside_down is not None:
@@ -130,8 +158,22 @@ def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool) -> No
     print(f"| photos read exactly right | {exact / len(samples):.1%} ({exact}/{len(samples)}) |")
     print(f"| time per photo: median / worst | {statistics.median(times):.0f} ms / {max(times):.0f} ms |")
     print(f"| low confidence flagged: misread tiles / tiles read right | {flagged_wrong}/{matched - correct} / {flagged_right}/{correct} |")
+    extra = found_total - matched
+    print(f"| issue's figures: found and read right / extra / sure tiles wrong | {correct / truths:.1%} / "
+          f"{extra / truths:.1%} ({extra}) / {sure_wrong / max(sure, 1):.1%} ({sure_wrong}/{sure}) |")
     if upside_known:
         print(f"| upside down told right (detected tiles) | {upside_right / upside_known:.1%} ({upside_right}/{upside_known}) |")
+    print("\nper colour (truth): found / read right of found")
+    print("| colour | tiles | found | read right |\n|---|---|---|---|")
+    for c in ("R", "Y", "B", "K", "F", "J"):
+        if per_colour[(c, "all")]:
+            all_, found_, right_ = per_colour[(c, "all")], per_colour[(c, "found")], per_colour[(c, "right")]
+            print(f"| {c} | {all_} | {found_ / all_:.1%} | {right_ / max(found_, 1):.1%} |")
+    print("\ncolour confusion (found tiles; — = not found):\n")
+    print(_table(colour_table, ["R", "Y", "B", "K", "F", "J"], ["R", "Y", "B", "K", "F", "J", "—"]))
+    numbers = [str(n) for n in range(1, 14)] + ["F", "J"]
+    print("\nnumber confusion:\n")
+    print(_table(number_table, numbers, numbers + ["—"]))
     print("\ncolour confusions (truth→read):", ", ".join(f"{a}→{b}: {n}" for (a, b), n in colour_confusions.most_common()) or "none")
     print("number confusions (truth→read):", ", ".join(f"{a}→{b}: {n}" for (a, b), n in number_confusions.most_common()) or "none")
 
@@ -140,11 +182,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="evaluate tile recognition on the held-out real photos")
     parser.add_argument("--models", type=Path, default=MODELS_DIR)
     parser.add_argument("--turns", type=int, default=4, help="quarter turns averaged by the classifier (1-4)")
-    parser.add_argument("--synthetic", type=Path, help="evaluate on rendered scenes in this folder instead")
+    parser.add_argument("--synthetic", type=Path, nargs="+", help="evaluate on rendered scenes in these folders instead")
     parser.add_argument("--verbose", action="store_true", help="list every mistake")
+    parser.add_argument("--no-rack-prior", action="store_true", help="leave out the row checks of vision/rack.py")
     args = parser.parse_args()
-    recognizer = Recognizer(args.models, turns=args.turns)
-    evaluate(recognizer, synthetic_samples(args.synthetic) if args.synthetic else real_samples(), args.verbose)
+    recognizer = Recognizer(args.models, turns=args.turns, rack_prior=not args.no_rack_prior)
+    if not args.synthetic:
+        evaluate(recognizer, real_samples(), args.verbose)
+        return
+    groups = [synthetic_samples(folder) for folder in args.synthetic]
+    for folder, samples in zip(args.synthetic, groups):
+        print(f"\n## {folder.name}\n")
+        evaluate(recognizer, samples, args.verbose)
+    if len(groups) > 1:
+        print("\n## all together\n")
+        evaluate(recognizer, [s for group in groups for s in group], args.verbose)
 
 
 if __name__ == "__main__":

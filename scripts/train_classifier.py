@@ -21,7 +21,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from train_common import CACHE, COLOURS, KINDS, Classifier, setup, synthetic_scenes, train
+from train_common import CACHE, COLOURS, KINDS, RACKS_DIR, Classifier, init_from_onnx, setup, synthetic_scenes, train
 from real_photos import load_photos, split_photos
 from vision.postprocess import box_iou
 from vision.preprocess import CROP_MARGIN, CROP_SIZE, normalise, square_crop
@@ -55,10 +55,26 @@ def _background_boxes(rng: random.Random, image: np.ndarray, boxes: list[tuple[f
     return found
 
 
-def build_pools(seed: int) -> dict[str, list[tuple[np.ndarray, int, int, int]]]:
+def _straddle_boxes(rng: random.Random, boxes: list[tuple[float, ...]], count: int) -> list[tuple[float, ...]]:
+    """Tile-sized boxes across two touching neighbours (a rack): "none", so a box between two tiles is dropped."""
+    found: list[tuple[float, ...]] = []
+    array = np.array(boxes, np.float32).reshape(-1, 4)
+    for _ in range(count * 4):
+        if len(array) < 2 or len(found) == count:
+            break
+        a = array[rng.randrange(len(array))]
+        w, h = a[2] - a[0], a[3] - a[1]
+        shift = rng.choice([-1, 1]) * w * rng.uniform(0.4, 0.6)
+        box = (float(a[0] + shift), float(a[1]), float(a[2] + shift), float(a[3]))
+        if float(box_iou(np.array(box, np.float32), array).max()) < 0.4 and (array[:, 0] < box[2]).any():
+            found.append(box)
+    return found
+
+
+def build_pools(seed: int, racks: bool = True) -> dict[str, list[tuple[np.ndarray, int, int, int]]]:
     """Context crops (96×96 at twice the final margin) with (kind, colour, upside: 1/0/-1 unknown)."""
     rng = random.Random(seed)
-    pools: dict[str, list[tuple[np.ndarray, int, int, int]]] = {"real": [], "synthetic": [], "none": []}
+    pools: dict[str, list[tuple[np.ndarray, int, int, int]]] = {"real": [], "synthetic": [], "racks": [], "none": []}
     train, _ = split_photos(load_photos())
     for photo in train:
         image = cv2.imread(str(photo.path))
@@ -74,6 +90,15 @@ def build_pools(seed: int) -> dict[str, list[tuple[np.ndarray, int, int, int]]]:
             kind, colour = _labels(tile)
             pools["synthetic"].append((square_crop(image, np.array(box), CONTEXT, CONTEXT_MARGIN), kind, colour, int(upside)))
         for box in _background_boxes(rng, image, [b for _, b, _ in tiles], 2):
+            pools["none"].append((square_crop(image, np.array(box), CONTEXT, CONTEXT_MARGIN), NONE, -1, -1))
+    for path, tiles in synthetic_scenes(RACKS_DIR) if racks and (RACKS_DIR / "labels.csv").exists() else []:
+        image = cv2.imread(str(path))
+        boxes = [b for _, b, _ in tiles]
+        for tile, box, upside in tiles:
+            kind, colour = _labels(tile)
+            # Up/down is left to the older synthetic pool (as before), so the rack labels' convention cannot move it.
+            pools["racks"].append((square_crop(image, np.array(box), CONTEXT, CONTEXT_MARGIN), kind, colour, -1))
+        for box in _background_boxes(rng, image, boxes, 2) + _straddle_boxes(rng, boxes, 2):
             pools["none"].append((square_crop(image, np.array(box), CONTEXT, CONTEXT_MARGIN), NONE, -1, -1))
     return pools
 
@@ -104,9 +129,12 @@ def batch(pools: dict[str, list[tuple[np.ndarray, int, int, int]]], rng: random.
     crops, kinds, colours, upsides = [], [], [], []
     for _ in range(size):
         roll = rng.random()
-        source = "real" if roll < 0.5 else "synthetic" if roll < 0.88 else "none"
+        if pools["racks"]:
+            source = "real" if roll < 0.38 else "synthetic" if roll < 0.53 else "racks" if roll < 0.88 else "none"
+        else:
+            source = "real" if roll < 0.5 else "synthetic" if roll < 0.88 else "none"
         context, kind, colour, upside = rng.choice(pools[source])
-        crop, upside = augment(context, upside, rng, any_angle=source != "synthetic")
+        crop, upside = augment(context, upside, rng, any_angle=source not in ("synthetic", "racks"))
         crops.append(crop)
         kinds.append(kind)
         colours.append(colour)
@@ -132,22 +160,28 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--checkpoint", default=str(CACHE / "classifier.pt"))
+    parser.add_argument("--lr", type=float, default=2e-3)
+    parser.add_argument("--from-onnx", type=Path, help="fine-tune: start from these ONNX weights (e.g. models/classifier.onnx), norms frozen")
+    parser.add_argument("--no-racks", action="store_true", help="leave out the rack pool (scripts/render_racks.py)")
     args = parser.parse_args()
     setup(args.seed, args.threads)
     started = time.time()
-    pools = build_pools(args.seed)
+    pools = build_pools(args.seed, racks=not args.no_racks)
     print({k: len(v) for k, v in pools.items()}, f"pools built in {time.time() - started:.0f}s", flush=True)
     model = Classifier()
+    if args.from_onnx:
+        init_from_onnx(model, args.from_onnx, torch.zeros(2, 3, CROP_SIZE, CROP_SIZE))
     train(
         model,
         batch=lambda rng: batch(pools, rng, args.batch),
         loss_of=loss_of,
         steps=args.steps,
         seed=args.seed,
-        peak_lr=2e-3,
+        peak_lr=args.lr,
         checkpoint=Path(args.checkpoint),
         log_every=50,
         save_every=250,
+        frozen_norms=args.from_onnx is not None,
     )
 
 

@@ -22,6 +22,8 @@ from vision.postprocess import COLOURS, KINDS  # noqa: E402
 
 CACHE = ROOT / "scripts" / "cache"
 SYNTHETIC_DIR = CACHE / "synthetic"
+RACKS_DIR = CACHE / "racks"
+MODELS = ROOT / "models"
 
 
 def setup(seed: int, threads: int) -> None:
@@ -130,8 +132,12 @@ def train(
     checkpoint: Path,
     log_every: int,
     save_every: int,
+    frozen_norms: bool = False,
 ) -> None:
     """AdamW with a 100-step warm-up and a cosine decay; resumes from ``checkpoint``.
+
+    ``frozen_norms`` keeps the batch norms' statistics (fine-tuning from the shipped ONNX weights,
+    see :func:`init_from_onnx`).
 
     Step ``n`` draws its batch from ``random.Random(seed × 1000003 + n)``, so a resumed run continues
     the same sequence.
@@ -140,6 +146,8 @@ def train(
     optimiser = torch.optim.AdamW(model.parameters(), lr=peak_lr, weight_decay=1e-4)
     step = load_checkpoint(checkpoint, model, optimiser)
     model.train()
+    if frozen_norms:
+        freeze_norms(model)
     running = 0.0
     while step < steps:
         for group in optimiser.param_groups:
@@ -155,3 +163,60 @@ def train(
         if step % save_every == 0 or step == steps:
             save_checkpoint(checkpoint, model, optimiser, step)
     print("done", flush=True)
+
+
+def init_from_onnx(model: nn.Module, path: Path, example: torch.Tensor) -> None:
+    """Start from the shipped ONNX weights (``models/*.onnx``): fine-tuning needs no torch checkpoint.
+
+    The exporter folds each batch norm into the convolution before it, so every folded convolution's
+    weight goes to the torch convolution and its bias to the batch norm's shift, with the norm set to
+    the identity (mean 0, variance 1 − eps, scale 1).  Convolutions are matched in the order the
+    forward pass calls them, which is the order of the graph's Conv nodes; shapes are checked.
+    Train such a model with :func:`freeze_norms` so the norms stay the identity they were set to.
+    """
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    weights = {init.name: numpy_helper.to_array(init) for init in graph.initializer}
+    convs = [node for node in graph.node if node.op_type == "Conv"]
+    called: list[nn.Conv2d] = []
+    hooks = [m.register_forward_hook(lambda mod, _i, _o: called.append(mod)) for m in model.modules() if isinstance(m, nn.Conv2d)]
+    model.eval()
+    with torch.no_grad():
+        model(example)
+    for hook in hooks:
+        hook.remove()
+    if len(called) != len(convs):
+        raise SystemExit(f"{path.name}: {len(convs)} convolutions in the graph, {len(called)} in the model")
+    norm_after = {}
+    modules = list(model.modules())
+    for i, module in enumerate(modules[:-1]):
+        if isinstance(module, nn.Conv2d) and isinstance(modules[i + 1], nn.BatchNorm2d):
+            norm_after[id(module)] = modules[i + 1]
+    with torch.no_grad():
+        for module, node in zip(called, convs):
+            weight = torch.from_numpy(weights[node.input[1]].copy())
+            if tuple(weight.shape) != tuple(module.weight.shape):
+                raise SystemExit(f"{path.name}: {node.input[1]} is {tuple(weight.shape)}, expected {tuple(module.weight.shape)}")
+            module.weight.copy_(weight)
+            bias = torch.from_numpy(weights[node.input[2]].copy()) if len(node.input) > 2 else torch.zeros(weight.shape[0])
+            if module.bias is not None:
+                module.bias.copy_(bias)
+            else:
+                norm = norm_after[id(module)]
+                norm.weight.fill_(1.0)
+                norm.bias.copy_(bias)
+                norm.running_mean.zero_()
+                norm.running_var.fill_(1.0 - norm.eps)
+        for name, parameter in model.named_parameters():
+            for key in (name, f"model.{name}"):
+                if key in weights and weights[key].shape == tuple(parameter.shape) and parameter.dim() < 4:
+                    parameter.copy_(torch.from_numpy(weights[key].copy()))
+
+
+def freeze_norms(model: nn.Module) -> None:
+    """Batch norms keep their running statistics (fine-tuning from folded ONNX weights); call after ``model.train()``."""
+    for module in model.modules():
+        if isinstance(module, nn.BatchNorm2d):
+            module.eval()

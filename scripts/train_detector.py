@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 import torch
 
-from train_common import CACHE, Detector, setup, synthetic_scenes, train
+from train_common import CACHE, RACKS_DIR, Detector, init_from_onnx, setup, synthetic_scenes, train
 from real_photos import load_photos, split_photos
 from vision.preprocess import DETECT_LONG_SIDE, STRIDE, normalise
 
@@ -35,13 +35,15 @@ def _load(path: Path, boxes: list[tuple[float, ...]]) -> Sample:
     return image, np.array(boxes, np.float32).reshape(-1, 4) * scale
 
 
-def build_pools() -> dict[str, list[Sample]]:
+def build_pools(racks: bool = True) -> dict[str, list[Sample]]:
     train, _ = split_photos(load_photos())
     real = [_load(photo.path, [box for _, box in photo.tiles]) for photo in train]
     backgrounds = sorted(Path("/work/shared/data/tiles/rummikub-nvypk-train/images").glob("rummyBackground-*.jpg"))
     real += [_load(path, []) for path in backgrounds]
     synthetic = [_load(path, [box for _, box, _ in tiles]) for path, tiles in synthetic_scenes()]
-    return {"real": real, "synthetic": synthetic}
+    rack_photos = [_load(path, [box for _, box, _ in tiles]) for path, tiles in synthetic_scenes(RACKS_DIR)] if racks and (
+        RACKS_DIR / "labels.csv").exists() else []
+    return {"real": real, "synthetic": synthetic, "racks": rack_photos}
 
 
 def _patch(sample: Sample, rng: random.Random) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -103,7 +105,12 @@ def _photometric(patch: np.ndarray, rng: random.Random) -> np.ndarray:
 def batch(pools: dict[str, list[Sample]], rng: random.Random, size: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     patches, targets, ignores = [], [], []
     for _ in range(size):
-        sample = rng.choice(pools["real" if rng.random() < 0.6 else "synthetic"])
+        roll = rng.random()
+        if pools["racks"]:
+            source = "real" if roll < 0.45 else "synthetic" if roll < 0.6 else "racks"
+        else:
+            source = "real" if roll < 0.6 else "synthetic"
+        sample = rng.choice(pools[source])
         patch, target, ignore = _patch(sample, rng)
         patches.append(patch)
         targets.append(target)
@@ -134,22 +141,28 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--checkpoint", default=str(CACHE / "detector.pt"))
+    parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--from-onnx", type=Path, help="fine-tune: start from these ONNX weights (e.g. models/detector.onnx), norms frozen")
+    parser.add_argument("--no-racks", action="store_true", help="leave out the rack pool (scripts/render_racks.py)")
     args = parser.parse_args()
     setup(args.seed, args.threads)
     started = time.time()
-    pools = build_pools()
+    pools = build_pools(racks=not args.no_racks)
     print({k: len(v) for k, v in pools.items()}, f"pools built in {time.time() - started:.0f}s", flush=True)
     model = Detector()
+    if args.from_onnx:
+        init_from_onnx(model, args.from_onnx, torch.zeros(1, 3, 64, 64))
     train(
         model,
         batch=lambda rng: batch(pools, rng, args.batch),
         loss_of=loss_of,
         steps=args.steps,
         seed=args.seed,
-        peak_lr=3e-3,
+        peak_lr=args.lr,
         checkpoint=Path(args.checkpoint),
         log_every=25,
         save_every=100,
+        frozen_norms=args.from_onnx is not None,
     )
 
 

@@ -20,6 +20,7 @@ import onnxruntime as ort  # type: ignore[import-untyped]
 from vision.imageio import load_image
 from vision.postprocess import KINDS, decode_detections, decode_tile, reading_order, suppress_overlaps
 from vision.preprocess import DETECT_LONG_SIDE, detector_input, tile_crops
+from vision.rack import apply_rack_prior
 
 __all__ = ["DetectedTile", "Recognition", "Recognizer", "recognize_file", "MODELS_DIR"]
 
@@ -99,8 +100,9 @@ class Recognition:
 class Recognizer:
     """Holds the detector and classifier sessions; :meth:`recognize` is stateless and thread-safe."""
 
-    def __init__(self, models_dir: Path = MODELS_DIR, threads: int = 2, turns: int = 4) -> None:
+    def __init__(self, models_dir: Path = MODELS_DIR, threads: int = 2, turns: int = 4, rack_prior: bool = True) -> None:
         self.turns = turns
+        self.rack_prior = rack_prior
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
@@ -129,7 +131,8 @@ class Recognizer:
 
         The detector learnt tiles of about ``TRAINED_TILE_SIDE`` pixels; when a first look at the usual
         scale finds them much larger (a close-up) or smaller (a whole table far away), it looks again
-        at the scale that brings them to that size.
+        at the scale that brings them to that size.  Then the rack prior (``vision.rack``) merges a
+        tile found as two stacked halves and drops boxes straddling two found neighbours.
         """
         boxes, scores = self._detect(pixels, DETECT_LONG_SIDE)
         if len(boxes):
@@ -138,6 +141,8 @@ class Recognizer:
             if not TILE_SIDE_RANGE[0] <= side <= TILE_SIDE_RANGE[1]:
                 long_side = int(np.clip(DETECT_LONG_SIDE * TRAINED_TILE_SIDE / side, *RESCALED_LONG_SIDE))
                 boxes, scores = self._detect(pixels, long_side)
+        if self.rack_prior:
+            boxes, scores = apply_rack_prior(boxes, scores)
         return boxes, scores
 
     def _detect(self, pixels: np.ndarray, long_side: int) -> tuple[np.ndarray, np.ndarray]:

@@ -1,0 +1,478 @@
+"""Synthetic photos of real Okey racks (ıstaka), with labels: the tiles a player photographs from the seat.
+
+What is drawn (every choice from one ``random.Random``, so a seed fixes a photo):
+
+- **Tiles:** ivory faces with a bevel (lit top-left edge, shaded bottom-right edge), a large bold
+  engraved numeral in the upper half (fonts from every bold Latin TTF found on the machine: DejaVu,
+  Noto, TLWG, Liberation, FreeFont, URW), below it a small symbol in the same ink: a heart in a round
+  recess, a heart, a spade, a dot, a ring, a crescent and star, or none.  False okeys (``F``) show an
+  emblem and no number: a star in rings, a clover, a plain mark, a double ring.  Inks: red, yellow-
+  orange, blue (from royal to teal) and black, with hue/value spread.
+- **Rack:** two tiers, tiles upright and touching in two rows, groups separated by gaps, 14-22 tiles
+  (a few photos with fewer), the ledge in front of each row hides the tiles' foot, wood or plastic
+  in several colours, the tiles' top edges visible as a thin strip.
+- **Scene:** the rack on felt/wood/cloth with loose tiles (face up: labelled; face down: not tiles to
+  read) around it.
+- **Camera:** a pinhole camera over the rack plane: seat-height views tilted 20-60° and rotated
+  (±35°, sometimes a quarter turn), or a straight front close-up where one tile is about an eighth of
+  the photo's width (the rack runs off the frame); warm indoor light, dim light, flash glare, blur,
+  noise, JPEG.
+
+    .venv/bin/python scripts/render_racks.py --out scripts/cache/racks --count 600 --seed 2
+    .venv/bin/python scripts/render_racks.py --out scripts/cache/racks-eval --count 60 --seed 9101 --style front
+
+writes ``rack_0000.jpg`` … and ``labels.csv`` (image, tile, x1, y1, x2, y2, upside_down, style), the
+same columns as ``render_tiles.py`` plus the view style (``tilted``, ``front``, ``rotated``) so the
+evaluation can report per style.  A tile is labelled when at least 60 % of its face is in the frame.
+Needs Pillow (training only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+# Bold upright Latin faces; whichever are installed are used (Debian: fonts-dejavu-core, fonts-noto-core,
+# fonts-tlwg-*, fonts-liberation, fonts-freefont-ttf, fonts-urw-base35).
+FONT_CANDIDATES = (
+    "dejavu/DejaVuSans-Bold.ttf", "dejavu/DejaVuSansCondensed-Bold.ttf", "dejavu/DejaVuSerif-Bold.ttf",
+    "dejavu/DejaVuSerifCondensed-Bold.ttf", "noto/NotoSans-Bold.ttf", "noto/NotoSerif-Bold.ttf",
+    "noto/NotoSansDisplay-Bold.ttf", "noto/NotoSerifDisplay-Bold.ttf", "tlwg/Loma-Bold.ttf", "tlwg/Garuda-Bold.ttf",
+    "tlwg/Kinnari-Bold.ttf", "tlwg/Norasi-Bold.ttf", "tlwg/Sawasdee-Bold.ttf", "tlwg/Umpush-Bold.ttf",
+    "tlwg/Waree-Bold.ttf", "liberation/LiberationSans-Bold.ttf", "liberation/LiberationSerif-Bold.ttf",
+    "liberation/LiberationSansNarrow-Bold.ttf", "freefont/FreeSansBold.ttf", "freefont/FreeSerifBold.ttf",
+)
+FONT_ROOT = Path("/usr/share/fonts/truetype")
+URW_ROOT = Path("/usr/share/fonts/opentype/urw-base35")
+FONTS = [str(FONT_ROOT / name) for name in FONT_CANDIDATES if (FONT_ROOT / name).exists()]
+FONTS += sorted(str(p) for p in URW_ROOT.glob("*-Bold.otf")) if URW_ROOT.exists() else []
+
+TILE_H = 150
+NUMBERED = [f"{c}{n}" for c in "RYBK" for n in range(1, 14)]
+SYMBOLS = ("heart_recess", "heart_recess", "heart", "spade", "dot", "ring", "crescent", "none")
+EMBLEMS = ("star_rings", "clover", "plain", "double_ring", "star")
+STYLES = ("tilted", "front", "rotated")
+
+
+@dataclass(frozen=True)
+class Tile:
+    """A tile in the photo: its code, the four corners of its visible face (x, y), upside down or not."""
+
+    tile: str
+    corners: np.ndarray
+    upside_down: bool
+
+
+def _ink(colour: str, rng: random.Random) -> tuple[int, int, int]:
+    """An RGB ink for R/Y/B/K with the spread real sets show (blue from royal to teal, yellow to orange)."""
+    if colour == "R":
+        h, s, v = rng.uniform(-8, 6), rng.uniform(0.75, 0.97), rng.uniform(0.5, 0.8)
+    elif colour == "Y":
+        h, s, v = rng.uniform(20, 44), rng.uniform(0.8, 1.0), rng.uniform(0.7, 0.93)
+    elif colour == "B":
+        h, s, v = rng.uniform(182, 228), rng.uniform(0.6, 0.95), rng.uniform(0.35, 0.7)
+    else:
+        h, s, v = rng.uniform(0, 360), rng.uniform(0, 0.2), rng.uniform(0.05, 0.22)
+    rgb = cv2.cvtColor(np.uint8([[[int(h % 360 / 2), int(s * 255), int(v * 255)]]]), cv2.COLOR_HSV2RGB)[0, 0]
+    return int(rgb[0]), int(rgb[1]), int(rgb[2])
+
+
+def _ivory(rng: random.Random) -> tuple[int, int, int]:
+    base = rng.choice([(238, 230, 205), (244, 240, 226), (232, 222, 192), (240, 236, 228), (226, 214, 180)])
+    return tuple(int(np.clip(c + rng.randint(-8, 8), 0, 255)) for c in base)  # type: ignore[return-value]
+
+
+def _heart(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: tuple[int, int, int]) -> None:
+    draw.ellipse((cx - r, cy - r * 0.75, cx, cy + r * 0.15), fill=fill)
+    draw.ellipse((cx, cy - r * 0.75, cx + r, cy + r * 0.15), fill=fill)
+    draw.polygon([(cx - r * 0.97, cy - r * 0.2), (cx + r * 0.97, cy - r * 0.2), (cx, cy + r)], fill=fill)
+
+
+def _star(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: tuple[int, int, int], points: int = 5) -> None:
+    pts = [(cx + (r if i % 2 == 0 else r * 0.42) * math.sin(i * math.pi / points),
+            cy - (r if i % 2 == 0 else r * 0.42) * math.cos(i * math.pi / points)) for i in range(2 * points)]
+    draw.polygon(pts, fill=fill)
+
+
+def _symbol(draw: ImageDraw.ImageDraw, kind: str, cx: float, cy: float, r: float, ink: tuple[int, int, int],
+            face: tuple[int, int, int]) -> None:
+    recess = tuple(int(c * 0.86) for c in face)
+    if kind == "heart_recess":
+        draw.ellipse((cx - r * 1.35, cy - r * 1.35, cx + r * 1.35, cy + r * 1.35), fill=recess)
+        draw.arc((cx - r * 1.35, cy - r * 1.35, cx + r * 1.35, cy + r * 1.35), 200, 340,
+                 fill=tuple(int(c * 0.7) for c in face), width=max(1, int(r / 5)))
+        _heart(draw, cx, cy, r * 0.85, ink)
+    elif kind == "heart":
+        _heart(draw, cx, cy, r, ink)
+    elif kind == "spade":
+        draw.ellipse((cx - r, cy - r * 0.3, cx, cy + r * 0.55), fill=ink)
+        draw.ellipse((cx, cy - r * 0.3, cx + r, cy + r * 0.55), fill=ink)
+        draw.polygon([(cx - r * 0.97, cy + r * 0.2), (cx + r * 0.97, cy + r * 0.2), (cx, cy - r)], fill=ink)
+        draw.polygon([(cx, cy + r * 0.2), (cx - r * 0.4, cy + r), (cx + r * 0.4, cy + r)], fill=ink)
+    elif kind == "dot":
+        draw.ellipse((cx - r * 0.6, cy - r * 0.6, cx + r * 0.6, cy + r * 0.6), fill=ink)
+    elif kind == "ring":
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=ink, width=max(2, int(r / 3)))
+    elif kind == "crescent":
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=ink)
+        draw.ellipse((cx - r * 0.55, cy - r * 0.9, cx + r * 1.1, cy + r * 0.75), fill=face)
+        _star(draw, cx + r * 0.45, cy, r * 0.35, ink)
+
+
+def _emblem(draw: ImageDraw.ImageDraw, kind: str, w: int, h: int, ink: tuple[int, int, int], rng: random.Random) -> None:
+    cx, cy, r = w / 2, h * rng.uniform(0.4, 0.5), w * rng.uniform(0.28, 0.36)
+    line = max(2, int(r / 8))
+    if kind == "star_rings":
+        for k in (1.0, 0.78):
+            draw.ellipse((cx - r * k, cy - r * k, cx + r * k, cy + r * k), outline=ink, width=line)
+        _star(draw, cx, cy, r * 0.6, ink)
+    elif kind == "clover":
+        for dx, dy in ((0, -0.38), (-0.38, 0.05), (0.38, 0.05)):
+            draw.ellipse((cx + (dx - 0.3) * r, cy + (dy - 0.3) * r, cx + (dx + 0.3) * r, cy + (dy + 0.3) * r), fill=ink)
+        draw.line((cx, cy + 0.1 * r, cx + 0.15 * r, cy + 0.8 * r), fill=ink, width=line)
+    elif kind == "plain":
+        draw.rounded_rectangle((cx - r * 0.55, cy - r * 0.8, cx + r * 0.55, cy + r * 0.8), radius=int(r * 0.2), outline=ink, width=line)
+    elif kind == "double_ring":
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=ink, width=line)
+        draw.ellipse((cx - r * 0.45, cy - r * 0.45, cx + r * 0.45, cy + r * 0.45), fill=ink)
+    else:
+        _star(draw, cx, cy, r, ink)
+
+
+def render_face(tile: str, rng: random.Random, look: dict[str, object]) -> np.ndarray:
+    """An upright tile face (BGR, TILE_H tall, width by the set's aspect) in the set's ``look``."""
+    w, h = int(TILE_H * float(look["aspect"])), TILE_H  # type: ignore[arg-type]
+    face = look["face"]  # type: ignore[assignment]
+    image = Image.new("RGB", (w, h), face)  # type: ignore[arg-type]
+    draw = ImageDraw.Draw(image)
+    # Bevel: lit top-left edge, shaded bottom-right edge, a soft line where the face turns.
+    bevel = max(2, int(w * rng.uniform(0.04, 0.08)))
+    dark = tuple(int(c * rng.uniform(0.62, 0.8)) for c in face)  # type: ignore[attr-defined]
+    light = tuple(min(255, int(c * 1.06 + 8)) for c in face)  # type: ignore[attr-defined]
+    draw.polygon([(0, h), (w, h), (w, 0), (w - bevel, bevel), (w - bevel, h - bevel), (bevel, h - bevel)], fill=dark)
+    draw.polygon([(0, 0), (w, 0), (w - bevel, bevel), (bevel, bevel), (bevel, h - bevel), (0, h)], fill=light)
+    if tile == "F":
+        ink = _ink(str(look["false_ink"]), rng)
+        _emblem(draw, str(look["emblem"]), w, h, ink, rng)
+    else:
+        ink = _ink(tile[0], rng)
+        text = tile[1:]
+        font = ImageFont.truetype(str(look["font"]), int(h * float(look["digit_size"])))  # type: ignore[arg-type]
+        left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
+        glyph = Image.new("L", (right - left + 8, bottom - top + 8), 0)
+        ImageDraw.Draw(glyph).text((4 - left, 4 - top), text, font=font, fill=255)
+        if float(look["bold"]) > 0:
+            glyph = glyph.filter(ImageFilter.MaxFilter(int(look["bold"])))  # type: ignore[arg-type]
+        limit = w * 0.9
+        if glyph.width > limit:
+            glyph = glyph.resize((int(limit), glyph.height))
+        x = int(w / 2 - glyph.width / 2)
+        y = int(h * float(look["digit_y"]) - glyph.height / 2)  # type: ignore[arg-type]
+        if look["engraved"]:
+            # Engraved: a shadow up-left inside the cut, a highlight down-right on its far wall.
+            shade = tuple(int(c * 0.55) for c in face)  # type: ignore[attr-defined]
+            image.paste(shade, (x - 2, y - 2), glyph)
+            image.paste(light, (x + 2, y + 2), glyph)
+        image.paste(ink, (x, y), glyph)
+        symbol = str(look["symbol"])
+        if symbol != "none":
+            _symbol(draw, symbol, w / 2, h * float(look["symbol_y"]), w * float(look["symbol_r"]), ink, face)  # type: ignore[arg-type]
+        if text in ("6", "9") and look["underline"]:
+            draw.line((w * 0.35, y + glyph.height + 1, w * 0.65, y + glyph.height + 1), fill=ink, width=3)
+    out = cv2.cvtColor(np.asarray(image), cv2.COLOR_RGB2BGR)
+    return cv2.GaussianBlur(out, (0, 0), 0.6)
+
+
+def random_look(rng: random.Random) -> dict[str, object]:
+    """One tile set's design: every tile of a rack shares it (real sets are uniform)."""
+    return {
+        "aspect": rng.uniform(0.62, 0.76), "face": _ivory(rng), "font": rng.choice(FONTS),
+        "digit_size": rng.uniform(0.4, 0.56), "digit_y": rng.uniform(0.3, 0.38), "bold": rng.choice([0, 0, 3, 3, 5]),
+        "engraved": rng.random() < 0.7, "symbol": rng.choice(SYMBOLS), "symbol_y": rng.uniform(0.7, 0.78),
+        "symbol_r": rng.uniform(0.09, 0.14), "emblem": rng.choice(EMBLEMS), "false_ink": rng.choice("KRBYK"),
+        "underline": rng.random() < 0.4,
+    }
+
+
+def _random_hand(rng: random.Random, count: int) -> list[str]:
+    """``count`` tiles from a real Okey set (each tile twice, two false okeys), some grouped like a player would."""
+    deck = NUMBERED * 2 + ["F", "F"]
+    rng.shuffle(deck)
+    hand = deck[:count]
+    if rng.random() < 0.6:  # players sort: runs of one colour, sets of one number
+        by_colour = rng.random() < 0.5
+        hand.sort(key=lambda t: (t == "F", t[0], int(t[1:])) if t != "F" and by_colour else
+                  (t == "F", int(t[1:]) if t != "F" else 0, t[0]))
+    return hand
+
+
+def _texture(rng: random.Random, width: int, height: int, kind: str) -> np.ndarray:
+    nprng = np.random.default_rng(rng.randrange(2**32))
+    if kind == "felt":
+        base = rng.choice([(40, 110, 30), (45, 90, 140), (120, 60, 40), (40, 80, 60), (60, 50, 110), (30, 30, 35)])
+        image = np.full((height, width, 3), [c + rng.randint(-20, 20) for c in base], np.float32)
+        image += cv2.GaussianBlur(nprng.normal(0, 12, (height, width)).astype(np.float32), (0, 0), 1.0)[..., None]
+    elif kind == "wood":
+        base = np.array(rng.choice([(40, 75, 120), (30, 55, 95), (70, 110, 160), (25, 35, 60)]), np.float32)
+        y = np.linspace(0, rng.uniform(20, 90), height)[:, None]
+        x = np.linspace(0, 1, width)[None, :]
+        grain = np.sin(y + 3 * np.sin(x * rng.uniform(1, 6)) + nprng.normal(0, 0.3, (height, 1)))
+        image = base * (0.8 + 0.2 * grain)[..., None]
+    else:
+        base = np.array([rng.randint(60, 230) for _ in range(3)], np.float32)
+        weave = nprng.normal(0, 20, (height // 3 + 1, width // 3 + 1)).astype(np.float32)
+        image = base * (1 + cv2.resize(weave, (width, height), interpolation=cv2.INTER_NEAREST)[..., None] / 255)
+    return np.clip(image, 0, 255).astype(np.uint8)
+
+
+def _paste_face(canvas: np.ndarray, face: np.ndarray, corners: np.ndarray) -> None:
+    """Warp ``face`` onto ``canvas`` at ``corners`` (only the region it covers is touched)."""
+    h, w = face.shape[:2]
+    x1, y1 = np.floor(corners.min(0)).astype(int) - 1
+    x2, y2 = np.ceil(corners.max(0)).astype(int) + 1
+    x1, y1 = max(x1, 0), max(y1, 0)
+    x2, y2 = min(x2, canvas.shape[1]), min(y2, canvas.shape[0])
+    if x2 <= x1 or y2 <= y1:
+        return
+    local = (corners - np.float32([x1, y1])).astype(np.float32)
+    matrix = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), local)
+    size = (x2 - x1, y2 - y1)
+    warped = cv2.warpPerspective(face, matrix, size, flags=cv2.INTER_LINEAR)
+    alpha = cv2.warpPerspective(np.full((h, w), 255, np.uint8), matrix, size).astype(np.float32)[..., None] / 255
+    region = canvas[y1:y2, x1:x2]
+    region[:] = (region * (1 - alpha) + warped * alpha).astype(np.uint8)
+
+
+def render_rack_plane(rng: random.Random, look: dict[str, object]) -> tuple[np.ndarray, list[Tile]]:
+    """The rack seen straight on, in its own plane: the image and the tiles' face corners in it."""
+    per_row = rng.choice([11, 12, 13, 13, 14, 15])
+    tile_h = TILE_H
+    tile_w = tile_h * float(look["aspect"])  # type: ignore[arg-type]
+    margin = tile_w * rng.uniform(0.3, 0.8)
+    width = int(per_row * tile_w * 1.12 + 2 * margin)
+    tier = tile_h * rng.uniform(1.12, 1.3)  # one tier: the tile plus the ledge in front of it
+    height = int(2 * tier + tile_h * 0.45)
+    wood = rng.random() < 0.6
+    body = _texture(rng, width, height, "wood") if wood else np.full(
+        (height, width, 3), rng.choice([(40, 40, 150), (60, 120, 40), (150, 90, 30), (30, 30, 30), (200, 200, 205), (50, 140, 200)]),
+        np.uint8)
+    plane = body.copy()
+    tiles: list[Tile] = []
+    total = rng.choice([14, 15, 21, 22, 22, 20, 18, 16]) if rng.random() < 0.85 else rng.randint(5, 13)
+    hand = _random_hand(rng, total)
+    rows = [hand[: (len(hand) + 1) // 2], hand[(len(hand) + 1) // 2 :]] if len(hand) > per_row - 2 or rng.random() < 0.6 else [hand, []]
+    ledge = np.array([int(c * 0.72) for c in body[height // 2, width // 2]], np.uint8)
+    for row_index, row in enumerate(rows):
+        top = tile_h * 0.2 + row_index * tier
+        # The groups a player leaves: a gap of a quarter to a whole tile after some tiles.
+        slots, x = [], margin + rng.uniform(0, tile_w * max(0.0, per_row - len(row) - 2) * 0.5)
+        for i, _ in enumerate(row):
+            slots.append(x)
+            x += tile_w * rng.uniform(0.995, 1.01)
+            if rng.random() < 0.18 and i < len(row) - 1:
+                x += tile_w * rng.uniform(0.25, 1.1)
+        if slots and slots[-1] + tile_w > width - 4:
+            factor = (width - 4 - margin) / (slots[-1] + tile_w - margin)
+            slots = [margin + (s - margin) * factor for s in slots]
+        # The tiles' top edges show as a strip above the faces (they lean back a little).
+        for tile, left in zip(row, slots):
+            w = tile_w * (1 if left + tile_w < width - 4 else 0.98)
+            edge = np.float32([[left, top - tile_h * 0.07], [left + w, top - tile_h * 0.07], [left + w, top], [left, top]])
+            cv2.fillConvexPoly(plane, edge.astype(np.int32), tuple(int(c * 0.8) for c in look["face"])[::-1])  # type: ignore[attr-defined]
+            upside = rng.random() < 0.04
+            face = render_face(tile, rng, look)
+            if upside:
+                face = face[::-1, ::-1].copy()
+            corners = np.float32([[left, top], [left + w, top], [left + w, top + tile_h], [left, top + tile_h]])
+            _paste_face(plane, face, corners)
+            cv2.line(plane, (int(left), int(top)), (int(left), int(top + tile_h)), (40, 40, 40), 1)
+            tiles.append(Tile(tile, corners, upside))
+        # The ledge hides the tiles' foot.
+        lip = top + tile_h * rng.uniform(0.9, 0.97)
+        cv2.rectangle(plane, (0, int(lip)), (width, int(top + tier)), ledge.tolist(), -1)
+        cv2.line(plane, (0, int(lip)), (width, int(lip)), [min(255, int(c) + 40) for c in ledge], 2)
+        tiles = [Tile(t.tile, _cut_foot(t.corners, lip), t.upside_down) if t.corners[2, 1] > lip else t for t in tiles]
+    return plane, tiles
+
+
+def _cut_foot(corners: np.ndarray, lip: float) -> np.ndarray:
+    cut = corners.copy()
+    cut[2, 1] = cut[3, 1] = min(cut[2, 1], lip)
+    return cut
+
+
+def _camera(rng: random.Random, plane_size: tuple[int, int], out_size: tuple[int, int], style: str) -> np.ndarray:
+    """The homography from the rack plane to the photo for a pinhole camera in the chosen style."""
+    pw, ph = plane_size
+    ow, oh = out_size
+    if style == "front":
+        tilt, yaw, roll = rng.uniform(0, 12), rng.uniform(-10, 10), rng.gauss(0, 3)
+    else:
+        tilt, yaw, roll = rng.uniform(20, 60), rng.uniform(-25, 25), rng.gauss(0, 8)
+        if style == "rotated":
+            roll = rng.choice([-1, 1]) * rng.uniform(15, 70) + (rng.choice([0, 90, -90, 180]) if rng.random() < 0.25 else 0)
+    t, y, r = (math.radians(a) for a in (tilt, yaw, roll))
+    rx = np.array([[1, 0, 0], [0, math.cos(t), -math.sin(t)], [0, math.sin(t), math.cos(t)]])
+    ry = np.array([[math.cos(y), 0, math.sin(y)], [0, 1, 0], [-math.sin(y), 0, math.cos(y)]])
+    rz = np.array([[math.cos(r), -math.sin(r), 0], [math.sin(r), math.cos(r), 0], [0, 0, 1]])
+    rotation = rz @ rx @ ry
+    focal = max(ow, oh) * rng.uniform(0.8, 1.3)
+    # Plane point (x, y) centred on the rack → camera coordinates; distance sets the scale.
+    corners = np.float32([[0, 0], [pw, 0], [pw, ph], [0, ph]])
+    centred = corners - np.float32([pw / 2, ph / 2])
+    points = np.concatenate([centred, np.zeros((4, 1), np.float32)], 1) @ rotation.T
+    if style == "front":
+        # One tile about an eighth of the width: the rack runs off the frame.
+        tile_w = TILE_H * 0.7
+        want = rng.uniform(1 / 10, 1 / 6.5) * ow
+        distance = focal * tile_w / want
+        shift = np.float32([rng.uniform(-0.35, 0.35) * pw, rng.uniform(-0.15, 0.15) * ph, 0])
+    else:
+        fill = rng.uniform(0.8, 1.5)
+        distance = focal * pw / (fill * ow)
+        shift = np.float32([rng.uniform(-0.1, 0.1) * pw, rng.uniform(-0.1, 0.1) * ph, 0])
+    points = points - shift @ rotation.T
+    points[:, 2] += distance
+    projected = np.float32(points[:, :2] / points[:, 2:3] * focal + np.float32([ow / 2, oh / 2]))
+    return cv2.getPerspectiveTransform(corners, projected)
+
+
+def _loose_tiles(scene: np.ndarray, rng: random.Random, look: dict[str, object], tile_px: float,
+                 occupied: np.ndarray) -> list[Tile]:
+    """Face-up loose tiles (labelled) and face-down ones (not) on the table around the rack."""
+    placed = []
+    h, w = scene.shape[:2]
+    for _ in range(rng.choice([0, 0, 1, 2, 3, 5, 8])):
+        face_up = rng.random() < 0.75
+        tile = rng.choice(NUMBERED + ["F"])
+        face = render_face(tile, rng, look) if face_up else np.full(
+            (TILE_H, int(TILE_H * float(look["aspect"])), 3), look["face"][::-1], np.uint8)  # type: ignore[index]
+        fh, fw = face.shape[:2]
+        size = tile_px * rng.uniform(0.8, 1.1)
+        angle = rng.uniform(-math.pi, math.pi)
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        local = np.float32([[-fw, -fh], [fw, -fh], [fw, fh], [-fw, fh]]) / 2 * size / fh
+        c, s = math.cos(angle), math.sin(angle)
+        corners = local @ np.float32([[c, s], [-s, c]]) + np.float32([cx, cy])
+        mask = np.zeros(occupied.shape, np.uint8)
+        cv2.fillConvexPoly(mask, corners.astype(np.int32), 255)
+        if (mask & occupied).any():
+            continue
+        shadow = cv2.GaussianBlur(np.roll(mask, (3, 2), (0, 1)), (0, 0), 3).astype(np.float32)[..., None] / 255
+        scene[:] = (scene * (1 - 0.4 * shadow)).astype(np.uint8)
+        _paste_face(scene, face, corners)
+        occupied |= cv2.dilate(mask, np.ones((5, 5), np.uint8))
+        if face_up:
+            placed.append(Tile(tile, corners, math.cos(angle) < 0))
+    return placed
+
+
+def _light(image: np.ndarray, rng: random.Random) -> np.ndarray:
+    """Warm indoor light, dim light, flash glare, blur, noise, JPEG."""
+    h, w = image.shape[:2]
+    out = image.astype(np.float32)
+    mood = rng.choice(["warm", "warm", "neutral", "dim", "flash", "cool"])
+    if mood == "warm":
+        out *= np.float32([rng.uniform(0.7, 0.88), rng.uniform(0.9, 1.0), rng.uniform(1.0, 1.12)])
+    elif mood == "cool":
+        out *= np.float32([rng.uniform(1.0, 1.1), 1.0, rng.uniform(0.88, 0.97)])
+    elif mood == "dim":
+        out *= rng.uniform(0.3, 0.55) * np.float32([rng.uniform(0.7, 0.9), 0.95, 1.05])
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    gx, gy = rng.uniform(-1, 1), rng.uniform(-1, 1)
+    out *= (1 + rng.uniform(0, 0.5) * (gx * (xx / w - 0.5) + gy * (yy / h - 0.5)))[..., None]
+    if mood == "flash" or rng.random() < 0.15:
+        cx, cy, r = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h, rng.uniform(0.05, 0.2) * w
+        glare = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r**2))
+        out = out + glare[..., None] * rng.uniform(80, 220)
+        if mood == "flash":
+            out *= 1 + 0.4 * np.exp(-((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / (2 * (0.5 * w) ** 2))[..., None] - 0.2
+    if rng.random() < 0.6:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 2.0))
+    elif rng.random() < 0.3:
+        length = rng.randint(3, 9)
+        kernel = np.zeros((length, length), np.float32)
+        kernel[length // 2, :] = 1 / length
+        kernel = cv2.warpAffine(kernel, cv2.getRotationMatrix2D((length / 2, length / 2), rng.uniform(0, 180), 1), (length, length))
+        out = cv2.filter2D(out, -1, kernel / max(kernel.sum(), 1e-6))
+    noise = rng.uniform(2, 6) * (2.5 if mood == "dim" else 1)
+    out += np.random.default_rng(rng.randrange(2**32)).normal(0, noise, out.shape).astype(np.float32)
+    image = np.clip(out, 0, 255).astype(np.uint8)
+    _, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(60, 95)])
+    return cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+
+
+def render_photo(rng: random.Random, style: str | None = None, size: tuple[int, int] = (960, 720)) -> tuple[np.ndarray, list[Tile], str]:
+    """One labelled rack photo: BGR image, the tiles in it (corners in the photo), the view style."""
+    style = style or rng.choice(STYLES)
+    width, height = size if rng.random() < 0.75 or style == "front" else size[::-1]
+    look = random_look(rng)
+    plane, tiles = render_rack_plane(rng, look)
+    scene = _texture(rng, width, height, rng.choice(["felt", "felt", "wood", "cloth"]))
+    matrix = _camera(rng, (plane.shape[1], plane.shape[0]), (width, height), style)
+    mask = cv2.warpPerspective(np.full(plane.shape[:2], 255, np.uint8), matrix, (width, height))
+    shadow = cv2.GaussianBlur(np.roll(mask, (int(height * 0.02), int(width * 0.01)), (0, 1)), (0, 0), 8).astype(np.float32)[..., None] / 255
+    scene = (scene * (1 - 0.5 * shadow)).astype(np.uint8)
+    photo_tiles = []
+    for t in tiles:
+        corners = cv2.perspectiveTransform(t.corners[None], matrix)[0]
+        # Upside down as the photo shows it: a rack photographed turned over shows its tiles upside down.
+        turned = float((corners[3] - corners[0])[1]) < 0
+        photo_tiles.append(Tile(t.tile, corners, t.upside_down != turned))
+    sides = [float(np.linalg.norm(t.corners[3] - t.corners[0])) for t in photo_tiles]
+    tile_px = float(np.median(sides)) if sides else 60.0
+    loose = _loose_tiles(scene, rng, look, tile_px, cv2.dilate(mask, np.ones((9, 9), np.uint8)).copy()) if style != "front" else []
+    warped = cv2.warpPerspective(plane, matrix, (width, height), flags=cv2.INTER_AREA)
+    alpha = mask.astype(np.float32)[..., None] / 255
+    scene = (scene * (1 - alpha) + warped * alpha).astype(np.uint8)
+    return _light(scene, rng), photo_tiles + loose, style
+
+
+def visible_boxes(tiles: list[Tile], width: int, height: int) -> list[tuple[str, tuple[float, float, float, float], bool]]:
+    """Axis-aligned boxes clipped to the frame; tiles less than 60 % in the frame are left out."""
+    boxes = []
+    for t in tiles:
+        x1, y1 = t.corners.min(0)
+        x2, y2 = t.corners.max(0)
+        area = max((x2 - x1) * (y2 - y1), 1e-6)
+        cx1, cy1, cx2, cy2 = max(0, x1), max(0, y1), min(width, x2), min(height, y2)
+        if cx2 <= cx1 or cy2 <= cy1 or (cx2 - cx1) * (cy2 - cy1) < 0.6 * area or min(x2 - x1, y2 - y1) < 6:
+            continue
+        boxes.append((t.tile, (float(cx1), float(cy1), float(cx2), float(cy2)), t.upside_down))
+    return boxes
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--count", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=2)
+    parser.add_argument("--style", choices=STYLES, help="only this view style (default: each photo picks one)")
+    parser.add_argument("--start", type=int, default=0, help="first photo index (to render a pool in parts)")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    labels = args.out / "labels.csv"
+    mode = "a" if args.start and labels.exists() else "w"
+    with open(labels, mode, newline="") as handle:
+        writer = csv.writer(handle)
+        if mode == "w":
+            writer.writerow(["image", "tile", "x1", "y1", "x2", "y2", "upside_down", "style"])
+        for index in range(args.start, args.start + args.count):
+            image, tiles, style = render_photo(random.Random(args.seed * 100_003 + index), args.style)
+            name = f"rack_{index:04d}.jpg"
+            cv2.imwrite(str(args.out / name), image)
+            for tile, box, upside in visible_boxes(tiles, image.shape[1], image.shape[0]):
+                writer.writerow([name, tile, *(round(v, 1) for v in box), int(upside), style])
+            handle.flush()
+
+
+if __name__ == "__main__":
+    main()
