@@ -52,6 +52,7 @@ def post(client: FlaskClient, url: str, data: dict[str, str] | None = None, **kw
 
 def text(html: str) -> str:
     """The page's words, tags removed, whitespace collapsed."""
+    html = re.sub(r"</?a\b[^>]*>", "", html)  # links inside a sentence (rule ids) are part of it
     return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html)))
 
 
