@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Union, cast
 
 from companion.rules.deal import DealPlan, next_dealer, plan_deal, reroll_indicator, roll_deal
-from companion.rules.explain import texts
+from companion.rules.explain import Explanation, details, texts
 from companion.rules.options import (
     GameOptions,
     Okey101Options,
@@ -38,6 +38,8 @@ from companion.rules.scoring import (
     score_okey101_hand,
     score_okey_hand,
 )
+from companion.rules.scoring_101 import pending_penalties
+from companion.rules.scoring_okey import combine_okey_scores, pending_gosterme
 from companion.rules.tiles import Tile, okey_for, tile_like
 
 __all__ = [
@@ -57,6 +59,7 @@ __all__ = [
 ]
 
 Standings = Union[OkeyStandings, Okey101Standings]
+HandScore = Union[OkeyHandScore, Okey101HandScore]
 
 GAME_TITLES = {"okey": "Okey", "okey101": "Okey 101"}
 MAX_NAME = 24
@@ -155,7 +158,8 @@ class Penalty:
 
 @dataclass(frozen=True)
 class Deal:
-    """The hand being played: its dealer, dice, deal plan, indicator, and what was shown or fined so far."""
+    """The hand being played: its dealer, dice, deal plan, indicator, and what was shown or fined so far
+    (a gösterme, Okey's wrong declarations, 101's extra penalties)."""
 
     dealer: int
     plan: DealPlan | None = None
@@ -163,6 +167,7 @@ class Deal:
     indicator: Tile | None = None
     gosterme: tuple[int, ...] = ()
     penalties: tuple[Penalty, ...] = ()
+    wrong_declarations: tuple[OkeyHandScore, ...] = ()
 
     @property
     def started(self) -> bool:
@@ -193,6 +198,7 @@ class Deal:
             "false_okey": _code(self.false_okey),
             "gosterme": list(self.gosterme),
             "penalties": [p.to_dict() for p in self.penalties],
+            "wrong_declarations": [score.winner for score in self.wrong_declarations],
         }
 
 
@@ -202,13 +208,22 @@ def _code(tile: Tile | None) -> str | None:
 
 @dataclass(frozen=True)
 class HandRow:
-    """One line of the sheet: the entry of each seat (or team), why, and the engine's full result."""
+    """One line of the sheet: the entry of each seat (or team), why, and the engine's full result.
+
+    ``amended`` says the hand was corrected after it was recorded (an ``amend`` event).  The row of the
+    hand being played (:attr:`TableState.current`) is ``pending``: its entries already count in the totals,
+    its explanation also says what counts only when the hand is recorded (a gösterme).
+    """
 
     number: int
     dealer: int
     entries: tuple[int, ...]
     explain: tuple[str, ...]
     result: Mapping[str, Any] = field(hash=False)
+    amended: bool = False
+    pending: bool = False
+    record: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    """The hand record as scored (indicator and gösterme filled in from the deal), to correct it from."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -217,6 +232,9 @@ class HandRow:
             "entries": list(self.entries),
             "explain": list(self.explain),
             "result": dict(self.result),
+            "amended": self.amended,
+            "pending": self.pending,
+            "record": dict(self.record),
         }
 
 
@@ -241,6 +259,10 @@ class TableState:
     version: int
     created_at: str = ""
     voided: int = 0
+    current: HandRow | None = None
+    """The hand being played, when something in it is already booked (a penalty) or waiting (a gösterme)."""
+    outcomes: tuple[str, ...] = ()
+    """What each event did, in order: ``hand`` (it ended a hand), ``wrong_declaration``, ``void`` or ``""``."""
 
     @property
     def teams(self) -> tuple[tuple[int, int], ...] | None:
@@ -271,6 +293,7 @@ class TableState:
             "players": list(self.players),
             "teams": [list(team) for team in self.teams] if self.teams else None,
             "hands": [row.to_dict() for row in self.hands],
+            "current": self.current.to_dict() if self.current else None,
             "penalties": [p.to_dict() for p in self.penalties],
             "totals": list(self.totals),
             "dealer": self.dealer,
@@ -298,7 +321,11 @@ class TableState:
         }
 
 
-EVENT_TYPES = ("deal", "reroll", "indicator", "gosterme", "okey_hand", "okey101_hand", "penalty", "void_hand", "rename")
+EVENT_TYPES = (
+    "deal", "reroll", "indicator", "gosterme", "okey_hand", "okey101_hand", "penalty", "void_hand", "rename", "amend",
+)
+HAND_EVENTS = ("okey_hand", "okey101_hand")
+"""The events that may end a hand; an ``amend`` event replaces the one that ended a recorded hand."""
 
 
 def _field(event: Mapping[str, Any], name: str) -> Any:
@@ -335,7 +362,7 @@ def prepare_event(state: TableState, event: Mapping[str, Any], rng: random.Rando
 class _Reducer:
     """The mutable fold behind :func:`replay`; each ``on_<type>`` applies one event or raises."""
 
-    def __init__(self, meta: TableMeta) -> None:
+    def __init__(self, meta: TableMeta, amendments: Mapping[int, Mapping[str, Any]] | None = None) -> None:
         self.meta = meta
         self.players = list(meta.players)
         self.dealer = meta.first_dealer
@@ -343,12 +370,18 @@ class _Reducer:
         self.hands: list[HandRow] = []
         self.scores: list[Any] = []
         self.voided = 0
+        self.amendments = dict(amendments or {})
+        self.amended: set[int] = set()
+        self.pending: HandScore | None = None
+        self.outcomes: list[str] = []
         self.standings = self._standings()
 
     def _standings(self) -> Standings:
         if isinstance(self.meta.options, OkeyOptions):
-            return okey_standings(self.seats, self.scores, self.meta.options)
-        return okey101_standings(self.seats, self.scores, self.meta.options)
+            return okey_standings(self.seats, self.scores, self.meta.options,
+                                  pending=cast(Union[OkeyHandScore, None], self.pending))
+        return okey101_standings(self.seats, self.scores, self.meta.options,
+                                 pending=cast(Union[Okey101HandScore, None], self.pending))
 
     @property
     def seats(self) -> int:
@@ -360,7 +393,16 @@ class _Reducer:
         kind = _field(event, "type")
         if kind not in EVENT_TYPES:
             raise InvalidEventError(f"unknown event type {kind!r}; use one of: {', '.join(EVENT_TYPES)}")
+        hands, wrong, voided = len(self.hands), len(self.deal.wrong_declarations), self.voided
         getattr(self, f"on_{kind}")(event)
+        if len(self.hands) > hands and kind in HAND_EVENTS:
+            self.outcomes.append("hand")
+        elif len(self.deal.wrong_declarations) > wrong:
+            self.outcomes.append("wrong_declaration")
+        elif self.voided > voided:
+            self.outcomes.append("void")
+        else:
+            self.outcomes.append("")
 
     def _seat(self, event: Mapping[str, Any]) -> int:
         return _int_field(event, "player", 0, self.seats - 1, f"seats are 0-{self.seats - 1}")
@@ -429,12 +471,20 @@ class _Reducer:
         points = cast(Okey101Options, self.meta.options).penalty_points
         penalty = Penalty(len(self.hands) + 1, seat, reason, points)
         self.deal = replace(self.deal, penalties=(*self.deal.penalties, penalty))
+        # The +101 counts in the totals at once (H7), on the row of the hand being played.
+        self._set_pending(pending_penalties([{"player": p.player, "reason": p.reason} for p in self.deal.penalties],
+                                            self.seats, cast(Okey101Options, self.meta.options)))
+
+    def _set_pending(self, score: HandScore | None) -> None:
+        self.pending = score
+        self.standings = self._standings()
 
     def on_void_hand(self, event: Mapping[str, Any]) -> None:
         self._only("okey101", event)
         self._playing(event)
         self.voided += 1
         self.deal = Deal(self.dealer)
+        self._set_pending(None)
 
     def on_rename(self, event: Mapping[str, Any]) -> None:
         seat = self._seat(event)
@@ -445,6 +495,30 @@ class _Reducer:
             raise InvalidEventError(str(error)) from None
         self.players[seat] = name
 
+    def on_amend(self, event: Mapping[str, Any]) -> None:
+        """Checked here; applied by :func:`replay`, which re-folds the log with the amended hand in place."""
+        if not self.hands:
+            raise InvalidEventError("no hand is recorded yet, so there is nothing to correct")
+        number = _int_field(event, "hand", 1, len(self.hands), f"give the number of a recorded hand, 1-{len(self.hands)}")
+        if not isinstance(_field(event, "record"), Mapping):
+            raise InvalidEventError(f"invalid record {event['record']!r} in amend event: give the corrected hand "
+                                    "as an object, like the hand event's 'hand'")
+        if number not in self.amended:
+            raise InvalidEventError(f"hand {number} cannot be corrected this way: the correction must end the hand "
+                                    "(a valid win or the stock running out)")
+
+    def _amended_record(self, event: Mapping[str, Any]) -> Mapping[str, Any]:
+        """The event that ends hand ``len(hands) + 1``, with its record replaced by a later correction."""
+        number = len(self.hands) + 1
+        if number not in self.amendments:
+            return event
+        self.amended.add(number)
+        record = dict(self.amendments[number])
+        original = event.get("hand")
+        if "indicator" not in record and isinstance(original, Mapping) and original.get("indicator") is not None:
+            record["indicator"] = original["indicator"]  # the correction keeps the hand's indicator unless it fixes it
+        return {**event, "hand": record}
+
     def _hand_record(self, event: Mapping[str, Any]) -> dict[str, Any]:
         hand = _field(event, "hand")
         if not isinstance(hand, Mapping):
@@ -454,44 +528,75 @@ class _Reducer:
             record["indicator"] = self.deal.indicator.code
         return record
 
-    def _add_hand(
-        self, score: OkeyHandScore | Okey101HandScore, entries: Sequence[int], *, hand_over: bool = True
-    ) -> None:
+    def _add_hand(self, score: HandScore, entries: Sequence[int], record: Mapping[str, Any]) -> None:
+        """The hand is over: its row goes on the sheet and the deal passes on."""
+        number = len(self.hands) + 1
         self.scores.append(score)
+        self.pending = None
         self.standings = self._standings()
         explain = tuple(texts(score.explain))
-        self.hands.append(HandRow(len(self.hands) + 1, self.dealer, tuple(entries), explain, score.to_dict()))
-        if hand_over:
-            self.dealer = next_dealer(self.dealer, self.seats)
-            self.deal = Deal(self.dealer)
+        self.hands.append(HandRow(number, self.dealer, tuple(entries), explain, score.to_dict(),
+                                  amended=number in self.amended, record=record))
+        self.dealer = next_dealer(self.dealer, self.seats)
+        self.deal = Deal(self.dealer)
 
     def on_okey_hand(self, event: Mapping[str, Any]) -> None:
         self._only("okey", event)
         self._playing(event)
+        options = cast(OkeyOptions, self.meta.options)
         hand = self._hand_record(event)
         hand.setdefault("players", self.seats)
         given = _list_field(hand, "gosterme")
-        hand["gosterme"] = [*self.deal.gosterme, *(seat for seat in given if seat not in self.deal.gosterme)]
-        score = score_okey_hand(hand, cast(OkeyOptions, self.meta.options))
+        shown = [*self.deal.gosterme, *(seat for seat in given if seat not in self.deal.gosterme)]
+        score = score_okey_hand({**hand, "gosterme": shown}, options)
         if not score.valid:
-            # A wrong declaration costs the declarer and play goes on (O5): same deal, gösterme still pending.
-            score = score_okey_hand({**hand, "gosterme": given}, cast(OkeyOptions, self.meta.options))
-        entries = score.team_deltas if score.team_deltas is not None else score.deltas
-        self._add_hand(score, entries, hand_over=score.valid)
+            # A wrong declaration costs the declarer and play goes on (O5): the same hand and dealer, the
+            # penalty in the totals at once, a gösterme still waiting for the hand's end.
+            wrong = score_okey_hand({**hand, "gosterme": []}, options)
+            self.deal = replace(self.deal, gosterme=tuple(shown), wrong_declarations=(*self.deal.wrong_declarations, wrong))
+            self._set_pending(combine_okey_scores(self.deal.wrong_declarations))
+            if self.finished:  # the declarer is down to 0: the match, and so the hand, is over
+                self._add_okey_hand(cast(OkeyHandScore, self.pending), {**hand, "gosterme": shown})
+            return
+        amended = self._amended_record(event)
+        if amended is not event:
+            hand = self._hand_record(amended)
+            hand.setdefault("players", self.seats)
+            given = _list_field(hand, "gosterme")
+            shown = [*self.deal.gosterme, *(seat for seat in given if seat not in self.deal.gosterme)]
+            score = score_okey_hand({**hand, "gosterme": shown}, options)
+            if not score.valid:
+                raise InvalidEventError(f"the correction of hand {len(self.hands) + 1} is not a valid win: {score.reason}; "
+                                        "record a valid win or the stock running out")
+        self._add_okey_hand(combine_okey_scores([*self.deal.wrong_declarations, score]), {**hand, "gosterme": shown})
+
+    def _add_okey_hand(self, score: OkeyHandScore, record: Mapping[str, Any]) -> None:
+        self._add_hand(score, score.team_deltas if score.team_deltas is not None else score.deltas, record)
 
     def on_okey101_hand(self, event: Mapping[str, Any]) -> None:
         self._only("okey101", event)
         self._playing(event)
-        hand = self._hand_record(event)
-        pending = [{"player": p.player, "reason": p.reason} for p in self.deal.penalties]
-        hand["penalties"] = [*pending, *_list_field(hand, "penalties")]
-        score = score_okey101_hand(hand, cast(Okey101Options, self.meta.options))
+        score, record = self._score_101(event)
         if score.void:
             self.voided += 1
             self.deal = Deal(self.dealer)
+            self._set_pending(None)
             return
+        amended = self._amended_record(event)
+        if amended is not event:
+            score, record = self._score_101(amended)
+            if score.void:
+                raise InvalidEventError(f"the correction of hand {len(self.hands) + 1} makes it void: undo the hand "
+                                        "instead, or correct it with the players' scores")
         entries = score.team_scores if score.team_scores is not None else score.scores
-        self._add_hand(score, entries)
+        self._add_hand(score, entries, record)
+
+    def _score_101(self, event: Mapping[str, Any]) -> tuple[Okey101HandScore, dict[str, Any]]:
+        """The score of a 101 hand event and its record (the extra penalties of the hand not included)."""
+        hand = self._hand_record(event)
+        pending = [{"player": p.player, "reason": p.reason} for p in self.deal.penalties]
+        scored = {**hand, "penalties": [*pending, *_list_field(hand, "penalties")]}
+        return score_okey101_hand(scored, cast(Okey101Options, self.meta.options)), hand
 
     # -- results --------------------------------------------------------------------------------
 
@@ -507,6 +612,7 @@ class _Reducer:
         else:
             totals = standings.team_totals or standings.totals
             ledger = tuple(Penalty(e.hand, e.seat, e.reason, e.points) for e in standings.ledger)
+            ledger = tuple(p for p in ledger if p.hand <= len(self.hands)) + self.deal.penalties
         return TableState(
             id=self.meta.id,
             name=self.meta.name,
@@ -517,7 +623,7 @@ class _Reducer:
             dealer=self.dealer,
             deal=self.deal,
             hands=tuple(self.hands),
-            penalties=ledger + self.deal.penalties,
+            penalties=ledger,
             totals=tuple(totals),
             standings=standings,
             finished=standings.finished,
@@ -525,7 +631,27 @@ class _Reducer:
             version=version,
             created_at=self.meta.created_at,
             voided=self.voided,
+            current=self._current_row(),
+            outcomes=tuple(self.outcomes),
         )
+
+    def _current_row(self) -> HandRow | None:
+        """The row of the hand being played: what it cost so far (in the totals) and what is waiting."""
+        waiting: tuple[Explanation, ...] = ()
+        if isinstance(self.meta.options, OkeyOptions) and self.deal.gosterme and not self.finished:
+            waiting = pending_gosterme(self.deal.gosterme, self.meta.options)
+        if self.pending is None and not waiting:
+            return None
+        lines = (self.pending.explain if self.pending else ()) + waiting
+        if isinstance(self.pending, OkeyHandScore):
+            entries = self.pending.team_deltas or self.pending.deltas
+        elif isinstance(self.pending, Okey101HandScore):
+            entries = self.pending.team_scores or self.pending.scores
+        else:
+            entries = (0,) * (2 if self.meta.options.partners else self.seats)
+        result = {**(self.pending.to_dict() if self.pending else {}), "explain": texts(lines),
+                  "explain_detail": details(lines)}
+        return HandRow(len(self.hands) + 1, self.dealer, tuple(entries), tuple(texts(lines)), result, pending=True)
 
 
 def replay(meta: TableMeta, events: Iterable[Mapping[str, Any]], *, version: int | None = None) -> TableState:
@@ -534,8 +660,32 @@ def replay(meta: TableMeta, events: Iterable[Mapping[str, Any]], *, version: int
     ``version`` is the length of the whole log (undo and redo included); by default the number of events.
     An event that does not fit raises :class:`InvalidEventError` or a rules error naming the bad field.
     """
-    reducer = _Reducer(meta)
+    events = list(events)
+    amendments = _amendments(events)
+    reducer = _Reducer(meta, amendments)
     count = 0
+    last_amend = max((i for i, e in enumerate(events, start=1) if _is_amend(e)), default=0)
     for count, event in enumerate(events, start=1):
-        reducer.apply(event)
+        try:
+            reducer.apply(event)
+        except ValueError as error:
+            if count >= last_amend:
+                raise
+            number = events[last_amend - 1].get("hand")
+            raise InvalidEventError(f"the correction of hand {number} cannot be recorded: {error}") from None
     return reducer.state(count if version is None else version)
+
+
+def _is_amend(event: Any) -> bool:
+    return isinstance(event, Mapping) and event.get("type") == "amend"
+
+
+def _amendments(events: Sequence[Any]) -> dict[int, Mapping[str, Any]]:
+    """Hand number → its corrected record, the latest correction of each hand winning."""
+    found: dict[int, Mapping[str, Any]] = {}
+    for event in events:
+        if _is_amend(event):
+            number, record = event.get("hand"), event.get("record")
+            if isinstance(number, int) and not isinstance(number, bool) and isinstance(record, Mapping):
+                found[number] = record
+    return found

@@ -296,7 +296,7 @@ def test_O5_wrong_declaration_costs_the_declarer(editor: FlaskClient, store: Tab
                  headers={"HX-Request": "true"})
     assert "Not a winning hand" in check.text
     post(editor, f"/t/{okey_table}/win", {"winner": "1", "tiles": tiles, "discard": "Y2"})
-    assert store.get(okey_table).hands[0].entries == (0, -4, 0, 0)
+    assert store.get(okey_table).current.entries == (0, -4, 0, 0) and store.get(okey_table).totals == (20, 16, 20, 20)
 
 
 def test_O6_win_updates_the_sheet_and_moves_the_deal(editor: FlaskClient, store: TableStore, okey_table: str) -> None:
@@ -751,7 +751,8 @@ def test_O5_a_wrong_declaration_says_the_hand_goes_on(editor: FlaskClient, store
     _indicator(editor, okey_table, "K1")
     wrong = "R1 R2 R4 R6 B5 Y5 K5 B9 B10 B11 B12 K10 K11 K12"
     page = post(editor, f"/t/{okey_table}/win", {"winner": "1", "tiles": wrong, "discard": "R9"}, follow_redirects=True)
-    assert "Wrong declaration recorded: Can pays the penalty and the hand goes on." in page.text
+    assert ("Wrong declaration: Can loses 4 (already in the totals). The hand goes on: still hand 1, Ali deals."
+            in text(page.text))
     assert store.get(okey_table).deal.indicator is not None
 
 

@@ -123,14 +123,42 @@ def test_O6_gosterme_counts_when_the_stock_runs_out():
     assert state.dealer == 1
 
 
-def test_O5_a_wrong_declaration_costs_the_declarer_and_play_goes_on():
-    bad = "R1 R2 R4 B5 Y5 K5 B9 B10 B11 B12 K10 K11 K12 K13"
-    state = okey([*DEAL, {"type": "gosterme", "player": 3}, win(0, tiles=bad)])
-    assert state.hands[0].entries == (-4, 0, 0, 0)
+BAD = "R1 R2 R4 B5 Y5 K5 B9 B10 B11 B12 K10 K11 K12 K13"
+
+
+def test_O5_a_wrong_declaration_is_a_penalty_inside_the_current_hand():
+    state = okey([*DEAL, {"type": "gosterme", "player": 3}, win(0, tiles=BAD)])
+    assert state.hands == ()  # the hand goes on: no row of its own, the counter and the dealer stay
     assert (state.dealer, state.deal.indicator.code, state.deal.gosterme) == (0, "R4", (3,))
-    state = okey([*DEAL, {"type": "gosterme", "player": 3}, win(0, tiles=bad), win(1)])
-    assert state.hands[1].entries == (-3, -1, -3, -2)
-    assert state.dealer == 1
+    assert state.totals == (16, 20, 20, 20)  # the penalty counts at once
+    assert state.sheet()["totals"] == [16, 20, 20, 20] and state.standings.points == (16, 20, 20, 20)
+    assert state.current is not None and state.current.pending
+    assert (state.current.number, state.current.entries) == (1, (-4, 0, 0, 0))
+    assert state.sheet()["current"]["entries"] == [-4, 0, 0, 0]
+    assert state.to_dict()["deal"]["wrong_declarations"] == [0]
+    state = okey([*DEAL, {"type": "gosterme", "player": 3}, win(0, tiles=BAD), win(1)])
+    assert len(state.hands) == 1 and state.current is None
+    assert state.hands[0].entries == (-7, -1, -3, -2)  # 4 for the wrong declaration, 2 for the win, 1 gösterme
+    assert state.hands[0].result["wrong_declarations"] == [0]
+    assert state.hands[0].dealer == 0 and state.dealer == 1
+    assert state.totals == (13, 19, 17, 18)
+    assert any("declaration is wrong" in line for line in state.hands[0].explain)
+
+
+def test_O5_a_wrong_declaration_that_reaches_0_ends_the_match_and_the_hand():
+    events = [*DEAL, *[win(0, tiles=BAD)] * 5]
+    state = okey(events)
+    assert state.finished and state.totals == (0, 20, 20, 20)
+    assert len(state.hands) == 1 and state.hands[0].entries == (-20, 0, 0, 0) and state.current is None
+
+
+def test_O6_a_pending_gosterme_is_on_the_sheet_and_says_when_it_counts():
+    state = okey([*DEAL, {"type": "gosterme", "player": 2}])
+    assert state.totals == (20, 20, 20, 20)
+    assert state.current is not None and state.current.entries == (0, 0, 0, 0)
+    assert state.current.explain == (
+        "Player 3 showed the indicator's twin (gösterme): every opponent loses 1 when the hand is recorded.",)
+    assert okey([*DEAL, {"type": "gosterme", "player": 2}, win(1)]).current is None
 
 
 def test_O6_match_ends_at_zero_the_two_highest_win():
@@ -236,6 +264,18 @@ def test_H7_penalties_go_to_the_ledger_of_the_current_hand():
         okey101([{"type": "penalty", "player": 1, "reason": "cheating"}])
 
 
+def test_H7_a_penalty_counts_in_the_totals_page_json_and_api_at_once():
+    state = okey101([*DEAL, {"type": "penalty", "player": 1, "reason": "islek"}])
+    assert state.totals == (0, 101, 0, 0)
+    assert state.sheet()["totals"] == [0, 101, 0, 0]
+    assert state.to_dict()["standings"]["totals"] == [0, 101, 0, 0]
+    assert state.standings.hands_played == 0 and not state.finished
+    assert state.current is not None and state.current.entries == (0, 101, 0, 0)
+    assert [p.to_dict() for p in state.penalties] == [{"hand": 1, "player": 1, "reason": "islek", "points": 101}]
+    partners = okey101([*DEAL, {"type": "penalty", "player": 3, "reason": "islek"}], options={"partners": True})
+    assert partners.totals == (0, 101) and partners.current.entries == (0, 101)
+
+
 def test_H4_a_void_hand_is_replayed_by_the_same_dealer_without_penalties():
     events = [*DEAL, {"type": "penalty", "player": 1, "reason": "islek"}, {"type": "void_hand"}]
     state = okey101(events, first_dealer=2)
@@ -290,3 +330,47 @@ def test_O6_gosterme_needs_the_indicator_turned_up():
 def test_O2_a_101_penalty_before_the_deal_does_not_block_the_dice():
     state = okey101([{"type": "penalty", "player": 1, "reason": "islek"}, {"type": "deal", "dice": [5, 2]}])
     assert state.deal.plan is not None and len(state.deal.penalties) == 1
+
+
+# -- correcting a recorded hand (amend) --------------------------------------------------------------
+
+
+def test_amend_corrects_a_past_hand_and_recomputes_everything_after_it():
+    events = [*DEAL, win(1), *DEAL, win(2), *DEAL, win(3)]
+    assert okey(events).totals == (14, 16, 16, 16)
+    fixed = okey([*events, {"type": "amend", "hand": 1, "record": {"winner": 0, "tiles": MELDS, "discard": "R5"}}])
+    assert fixed.totals == (16, 12, 14, 14)
+    assert [row.amended for row in fixed.hands] == [True, False, False]
+    assert fixed.hands[0].entries == (0, -4, -4, -4) and fixed.hands[0].to_dict()["amended"]
+    assert (len(fixed.hands), fixed.dealer) == (3, 3)
+    again = okey([*events, {"type": "amend", "hand": 1, "record": {"winner": 0, "tiles": MELDS, "discard": "R5"}},
+                  {"type": "amend", "hand": 1, "record": {"winner": None}}])
+    assert again.totals == (16, 16, 18, 18)
+
+
+def test_amend_of_a_101_hand_skips_void_hands_and_keeps_its_penalties():
+    void = hand101(None, *[rack("pairs", 10)] * 4)
+    first = hand101(0, rack("melds", 0), rack("melds", 12), rack(None, 30), rack("melds", 20))
+    events = [*DEAL, void, *DEAL, {"type": "penalty", "player": 1, "reason": "islek"}, first]
+    assert okey101(events).totals == (-101, 113, 202, 20)
+    amend = {"type": "amend", "hand": 1, "record": {"finisher": 2, "players": [
+        rack("melds", 5), rack("melds", 12), rack("melds", 0), rack(None, 30)]}}
+    assert okey101([*events, amend]).totals == (5, 113, -101, 202)
+
+
+def test_amend_is_refused_with_a_reason_and_changes_nothing():
+    events = [*DEAL, win(1)]
+    with pytest.raises(InvalidEventError, match="no hand is recorded yet"):
+        okey([*DEAL, {"type": "amend", "hand": 1, "record": {"winner": None}}])
+    with pytest.raises(InvalidEventError, match="invalid hand 2 in amend event: give the number of a recorded hand, 1-1"):
+        okey([*events, {"type": "amend", "hand": 2, "record": {"winner": None}}])
+    with pytest.raises(InvalidEventError, match="the correction of hand 1 cannot be recorded: .*not a valid win"):
+        okey([*events, {"type": "amend", "hand": 1, "record": {"winner": 0, "tiles": BAD, "discard": "Y8"}}])
+    with pytest.raises(InvalidEventError, match="invalid record 'x'"):
+        okey([*events, {"type": "amend", "hand": 1, "record": "x"}])
+    # a correction that would end the match before hands recorded later is refused, naming why
+    three = [*DEAL, win(1, discard="R5"), *DEAL, win(1, discard="R5"), *DEAL, win(1, discard="R5"), *DEAL, win(2)]
+    assert not okey(three, options={"pairs_and_okey_discard": 8, "start_points": 16}).finished
+    big = {"type": "amend", "hand": 1, "record": {"winner": 1, "tiles": PAIRS, "discard": "R5"}}
+    with pytest.raises(InvalidEventError, match="the correction of hand 1 cannot be recorded: the match is already finished"):
+        okey([*three, big], options={"pairs_and_okey_discard": 8, "start_points": 16})

@@ -12,7 +12,7 @@ Standings are a pure function of the scored hands, so undoing a hand is replayin
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.rules.errors import InvalidHandRecordError, InvalidOptionError
@@ -76,10 +76,19 @@ class OkeyStandings:
         }
 
 
-def okey_standings(players: int, hands: Sequence[OkeyHandScore], options: OkeyOptions) -> OkeyStandings:
+def okey_standings(
+    players: int, hands: Sequence[OkeyHandScore], options: OkeyOptions, *, pending: OkeyHandScore | None = None
+) -> OkeyStandings:
     """Replay the Okey hands: everybody (every team) starts at ``start_points``; the match ends as soon as
     someone is at 0 or less — with ``elimination``, when only one player is left (eliminated seats leave:
-    what later hands would take from them is ignored, and they may neither win nor show)."""
+    what later hands would take from them is ignored, and they may neither win nor show).
+
+    ``pending`` is what the hand being played has cost so far (wrong declarations, O5): it counts at once,
+    as the hand after ``hands``, and may end the match, but it is not a hand played yet.
+    """
+    if pending is not None:
+        standings = okey_standings(players, [*hands, pending], options)
+        return replace(standings, hands_played=standings.hands_played - 1)
     if not isinstance(options, OkeyOptions):
         raise InvalidOptionError(f"options {options!r} are not okey options; use options_for('okey')")
     _check_players(players, options.partners)
@@ -235,8 +244,15 @@ class Okey101Standings:
         }
 
 
-def okey101_standings(players: int, hands: Sequence[Okey101HandScore], options: Okey101Options) -> Okey101Standings:
-    """Replay the Okey 101 hands: all ``options.hands`` hands are played and the lowest total wins."""
+def okey101_standings(
+    players: int, hands: Sequence[Okey101HandScore], options: Okey101Options, *,
+    pending: Okey101HandScore | None = None,
+) -> Okey101Standings:
+    """Replay the Okey 101 hands: all ``options.hands`` hands are played and the lowest total wins.
+
+    ``pending`` holds the +101 penalties (H7) of the hand being played: they are in the totals and the
+    ledger at once, and the hand is not played yet.
+    """
     if not isinstance(options, Okey101Options):
         raise InvalidOptionError(f"options {options!r} are not okey101 options; use options_for('okey101')")
     _check_players(players, options.partners)
@@ -256,6 +272,9 @@ def okey101_standings(players: int, hands: Sequence[Okey101HandScore], options: 
             ledger += [LedgerEntry(number, p.seat, p.reason, p.points) for p in hand.penalty_entries]
         history.append(tuple(totals))
     played = len(counted) - 1
+    if pending is not None:
+        totals = [total + score for total, score in zip(totals, pending.scores)]
+        ledger += [LedgerEntry(played + 1, p.seat, p.reason, p.points) for p in pending.penalty_entries]
     subtotal = counted[options.hands - 1] if played >= options.hands - 1 else None
     team_totals = (totals[0] + totals[2], totals[1] + totals[3]) if options.partners else None
     if team_totals is not None:

@@ -48,6 +48,7 @@ __all__ = [
     "PENALTY_REASONS",
     "Penalty",
     "Okey101HandScore",
+    "pending_penalties",
     "rack_points",
     "score_okey101_hand",
 ]
@@ -187,14 +188,7 @@ def score_okey101_hand(hand: Mapping[str, Any], options: Okey101Options | None =
         ))
         hand_scores[partner] = 0
 
-    penalty_sums = [0] * players
-    for penalty in penalties:
-        penalty_sums[penalty.seat] += penalty.points
-        per_seat[penalty.seat].append(_line(
-            "okey101.penalty",
-            f"{_who(penalty.seat)} pays +{penalty.points} for {PENALTY_REASONS[penalty.reason]} (H7).",
-            seat=penalty.seat, reason=penalty.reason, points=penalty.points,
-        ))
+    penalty_sums = _book_penalties(penalties, per_seat)
     scores = tuple(hand + extra for hand, extra in zip(hand_scores, penalty_sums))
     for seat in range(players):
         if penalty_sums[seat]:
@@ -224,6 +218,48 @@ def score_okey101_hand(hand: Mapping[str, Any], options: Okey101Options | None =
         explain=explain,
         per_seat=seat_lines,
     )
+
+
+def pending_penalties(
+    penalties: Sequence[Mapping[str, Any]], players: int, options: Okey101Options | None = None
+) -> Okey101HandScore:
+    """The hand being played as far as it is known: the +101 penalties (H7) fined so far, which count in
+    the totals at once; the hand's own scores come when it is recorded.
+
+    >>> pending = pending_penalties([{"player": 1, "reason": "islek"}], 4)
+    >>> pending.scores, pending.explain
+    ((0, 101, 0, 0), (Player 2 pays +101 for discarding a tile that could be added to a meld on the table (işlek) (H7).,))
+    """
+    options = _check_options(options)
+    entries = _penalties(penalties, players, options)
+    per_seat: list[list[Explanation]] = [[] for _ in range(players)]
+    scores = tuple(_book_penalties(entries, per_seat))
+    seat_lines = tuple(tuple(seat_list) for seat_list in per_seat)
+    return Okey101HandScore(
+        players=players,
+        finisher=None,
+        void=False,
+        hand_scores=(0,) * players,
+        penalties=scores,
+        scores=scores,
+        team_scores=(scores[0] + scores[2], scores[1] + scores[3]) if options.partners else None,
+        penalty_entries=entries,
+        explain=tuple(line for seat_list in seat_lines for line in seat_list),
+        per_seat=seat_lines,
+    )
+
+
+def _book_penalties(penalties: Sequence[Penalty], per_seat: list[list[Explanation]]) -> list[int]:
+    """Each seat's H7 sum, with a line per penalty in that seat's explanation."""
+    sums = [0] * len(per_seat)
+    for penalty in penalties:
+        sums[penalty.seat] += penalty.points
+        per_seat[penalty.seat].append(_line(
+            "okey101.penalty",
+            f"{_who(penalty.seat)} pays +{penalty.points} for {PENALTY_REASONS[penalty.reason]} (H7).",
+            seat=penalty.seat, reason=penalty.reason, points=penalty.points,
+        ))
+    return sums
 
 
 def _hand_lines(

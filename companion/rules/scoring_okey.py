@@ -35,7 +35,14 @@ from companion.rules.options import OkeyOptions
 from companion.rules.tiles import Colour, Tile, check_tile_counts, tile_like, tiles_like
 from companion.rules.win import WinKind, check_win
 
-__all__ = ["OkeyHandScore", "INDICATOR_COLOUR_MULTIPLIERS", "score_okey_hand", "team_of"]
+__all__ = [
+    "OkeyHandScore",
+    "INDICATOR_COLOUR_MULTIPLIERS",
+    "combine_okey_scores",
+    "pending_gosterme",
+    "score_okey_hand",
+    "team_of",
+]
 
 INDICATOR_COLOUR_MULTIPLIERS: dict[str, dict[Colour, int]] = {
     "off": {},
@@ -77,11 +84,13 @@ class OkeyHandScore:
     gosterme: tuple[int, ...]
     reason: str | None
     explain: tuple[Explanation, ...]
+    wrong_declarations: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "players": self.players,
             "winner": self.winner,
+            "wrong_declarations": list(self.wrong_declarations),
             "deltas": list(self.deltas),
             "team_deltas": None if self.team_deltas is None else list(self.team_deltas),
             "valid": self.valid,
@@ -254,6 +263,65 @@ def _win(
         ))
     ledger.opponents_lose(winner, points)
     return _Win(True, check.kind, okey_discard, colour, multiplier, None)
+
+
+def combine_okey_scores(scores: Sequence[OkeyHandScore]) -> OkeyHandScore:
+    """One hand's score from what happened in it, in order: wrong declarations (O5: each costs the declarer
+    and play goes on) and, last, how the hand ended.  Points add up; the last score says how it ended.
+
+    >>> wrong = score_okey_hand({"players": 4, "indicator": "R4", "winner": 2, "discard": "K1",
+    ...                          "tiles": "R1 R2 R4 B5 Y5 K5 B9 B10 B11 B12 K10 K11 K12 K13"})
+    >>> win = score_okey_hand({"players": 4, "indicator": "R4", "winner": 0, "discard": "K1",
+    ...                        "tiles": "R1 R2 R3 B5 Y5 K5 B9 B10 B11 B12 K10 K11 K12 K13"})
+    >>> hand = combine_okey_scores([wrong, win])
+    >>> hand.deltas, hand.winner, hand.valid, hand.wrong_declarations
+    ((0, -2, -6, -2), 0, True, (2,))
+    """
+    if not scores:
+        raise InvalidHandRecordError("no score to combine: a hand has at least one recorded event")
+    last = scores[-1]
+    deltas = tuple(sum(column) for column in zip(*(score.deltas for score in scores)))
+    team_deltas = None
+    if last.team_deltas is not None:
+        totals = [sum(score.team_deltas[t] for score in scores if score.team_deltas is not None) for t in (0, 1)]
+        team_deltas = (totals[0], totals[1])
+    wrong = tuple(
+        seat
+        for score in scores
+        for seat in (*score.wrong_declarations, *([score.winner] if not score.valid and score.winner is not None else []))
+    )
+    return OkeyHandScore(
+        players=last.players,
+        winner=last.winner,
+        valid=last.valid,
+        kind=last.kind,
+        okey_discard=last.okey_discard,
+        colour_hand=last.colour_hand,
+        multiplier=last.multiplier,
+        deltas=deltas,
+        team_deltas=team_deltas,
+        gosterme=tuple(seat for score in scores for seat in score.gosterme),
+        reason=last.reason,
+        explain=tuple(line for score in scores for line in score.explain),
+        wrong_declarations=wrong,
+    )
+
+
+def pending_gosterme(seats: Sequence[int], options: OkeyOptions | None = None) -> tuple[Explanation, ...]:
+    """What a gösterme shown this hand will cost, said before the hand is recorded (it counts then, O6).
+
+    >>> pending_gosterme([2])
+    (Player 3 showed the indicator's twin (gösterme): every opponent loses 1 when the hand is recorded.,)
+    """
+    options = _check_options(options)
+    return tuple(
+        Explanation(
+            "okey.gosterme_pending", {"seat": seat, "points": options.gosterme_points},
+            f"{_who(seat)} showed the indicator's twin (gösterme): {_losers(seat, options)} "
+            f"loses {options.gosterme_points} when the hand is recorded.",
+        )
+        for seat in seats
+    )
 
 
 def _counted_colour(colour: Colour | None, options: OkeyOptions) -> Colour | None:

@@ -28,6 +28,7 @@ from companion.web.views_text import (
     engine_text,
     event_label,
     event_summary,
+    record_lines,
     explain,
     option_rows,
     penalty_reason,
@@ -237,6 +238,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["penalty_reason"] = penalty_reason
     app.jinja_env.globals["event_label"] = event_label
     app.jinja_env.globals["event_summary"] = event_summary
+    app.jinja_env.globals["record_lines"] = record_lines
     app.jinja_env.filters["explain"] = explain
     app.jinja_env.filters["local_time"] = local_time
     app.jinja_env.filters["engine_text"] = engine_text

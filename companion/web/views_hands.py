@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import base64
 import ipaddress
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -21,10 +21,10 @@ from companion.rules.errors import RulesError
 from companion.rules.melds import check_laid_meld
 from companion.rules.options import Okey101Options, OkeyOptions
 from companion.rules.scoring_101 import OKEY_IN_HAND_POINTS, rack_points, score_okey101_hand
-from companion.rules.scoring_okey import score_okey_hand
+from companion.rules.scoring_okey import pending_gosterme, score_okey_hand
 from companion.rules.tiles import format_tiles, parse_tiles
 from companion.rules.win import check_win
-from companion.tables import TableState
+from companion.tables import HandRow, TableState
 from companion.web.api import get_store
 from companion.web.views_base import form_int, form_text, html_blueprint, render
 from companion.web.views_table import record, require_editor
@@ -39,8 +39,19 @@ def _state(table_id: str) -> TableState:
     return get_store().get(table_id)
 
 
+def _amending(state: TableState) -> HandRow | None:
+    """The recorded hand a form corrects (``?amend=N``, or the form's ``amend`` field), else ``None``."""
+    raw = str(request.values.get("amend", "")).strip()
+    if not raw:
+        return None
+    number = int(raw) if raw.isdecimal() else 0
+    if not 1 <= number <= len(state.hands):
+        raise ValueError(_("There is no recorded hand %(n)s to correct.", n=raw))
+    return state.hands[number - 1]
+
+
 def _indicator(state: TableState) -> str:
-    if state.deal.indicator is None:
+    if state.deal.indicator is None or _amending(state) is not None:
         indicator = form_text("indicator")
         tiles = parse_tiles(indicator) if indicator else ()
         if len(tiles) != 1:
@@ -49,15 +60,19 @@ def _indicator(state: TableState) -> str:
     return state.deal.indicator.code
 
 
-def _recorded(state: TableState) -> Response:
+def _recorded(before: TableState, state: TableState, corrected: HandRow | None = None) -> Response:
     """Back to the table, saying what happened and who deals next (journey 3)."""
-    last = state.hands[-1] if state.hands else None
-    if state.finished:
+    if corrected is not None:
+        flash(_("Hand %(n)d corrected: every total after it is recomputed. The history keeps both versions.",
+                n=corrected.number))
+    elif len(state.hands) == len(before.hands) and state.deal.wrong_declarations:
+        wrong = state.deal.wrong_declarations[-1]
+        seat = wrong.winner if wrong.winner is not None else 0
+        flash(_("Wrong declaration: %(name)s loses %(points)d (already in the totals). The hand goes on: "
+                "still hand %(n)d, %(dealer)s deals.", name=state.players[seat], points=-min(wrong.deltas),
+                n=len(state.hands) + 1, dealer=state.players[state.dealer]))
+    elif state.finished:
         flash(_("Hand recorded. The match is over."))
-    elif last is not None and last.result.get("valid") is False:
-        winner = last.result.get("winner")
-        name = state.players[winner] if isinstance(winner, int) else "?"
-        flash(_("Wrong declaration recorded: %(name)s pays the penalty and the hand goes on.", name=name))
     else:
         flash(_("Hand recorded. %(name)s deals next.", name=state.players[state.dealer]))
     return redirect(url_for("table.show", table_id=state.id), 303)
@@ -84,9 +99,15 @@ def _okey_hand(state: TableState) -> dict[str, Any]:
 def _okey_verdict(state: TableState) -> dict[str, Any]:
     hand = _okey_hand(state)
     options = cast(OkeyOptions, state.options)  # _okey_only checked the game
-    score = score_okey_hand({**hand, "players": len(state.players), "gosterme": list(state.deal.gosterme)}, options)
+    corrected = _amending(state)
+    shown = list(corrected.record.get("gosterme", [])) if corrected else list(state.deal.gosterme)
+    score = score_okey_hand({**hand, "players": len(state.players), "gosterme": shown}, options)
+    waiting: tuple[Any, ...] = ()
+    if not score.valid:  # the hand goes on (O5): a gösterme still counts only when the hand is recorded
+        score = score_okey_hand({**hand, "players": len(state.players), "gosterme": []}, options)
+        waiting = pending_gosterme(shown, options)
     win = check_win(hand["tiles"], indicator=hand["indicator"], options=options)
-    return {"hand": hand, "score": score, "win": win}
+    return {"hand": hand, "score": score, "win": win, "waiting": waiting}
 
 
 def _verdict_fragment(template: str, verdict_of: Callable[[TableState], dict[str, Any]], state: TableState) -> Response:
@@ -109,7 +130,16 @@ def okey_win(table_id: str) -> Response:
     if (denied := require_editor(table_id)) is not None:
         return denied
     state = _state(table_id)
-    return render("okey_win.html", state=state, table_id=state.id, form={})
+    corrected = _amending(state)
+    form = _okey_form(corrected.record) if corrected else {}
+    return render("okey_win.html", state=state, table_id=state.id, form=form, amend=corrected)
+
+
+def _okey_form(record: Mapping[str, Any]) -> dict[str, str]:
+    """The win form filled in from a recorded hand (to correct it)."""
+    winner = record.get("winner")
+    return {"winner": "" if winner is None else str(winner), "tiles": str(record.get("tiles") or ""),
+            "discard": str(record.get("discard") or ""), "indicator": str(record.get("indicator") or "")}
 
 
 @bp.post("/<table_id>/win/check")
@@ -126,18 +156,26 @@ def okey_win_record(table_id: str) -> Response:
         return denied
     state = _state(table_id)
     _okey_only(state)
+    corrected = _amending(state)
     try:
         if "stock_exhausted" in request.form:
             hand: dict[str, Any] = {"winner": None}
-            if state.deal.indicator is None:
+            if state.deal.indicator is None or corrected is not None:
                 hand["indicator"] = _indicator(state)
         else:
             hand = _okey_hand(state)
-        recorded = record(table_id, {"type": "okey_hand", "hand": hand})
+        recorded = record(table_id, _hand_event("okey_hand", hand, corrected))
     except ValueError as error:
         return render("okey_win.html", status=422, state=state, table_id=state.id, error=engine_text(str(error)),
-                      form=request.form)
-    return _recorded(recorded)
+                      form=request.form, amend=corrected)
+    return _recorded(state, recorded, corrected)
+
+
+def _hand_event(kind: str, hand: dict[str, Any], corrected: HandRow | None) -> dict[str, Any]:
+    """The event a hand form records: the hand, or the correction of a recorded one (``amend``)."""
+    if corrected is None:
+        return {"type": kind, "hand": hand}
+    return {"type": "amend", "hand": corrected.number, "record": hand}
 
 
 # -- Okey 101: the end of a hand -----------------------------------------------------------------------
@@ -155,7 +193,10 @@ def _okey101_hand(state: TableState) -> dict[str, Any]:
             raise ValueError(_("Choose how %(name)s opened.", name=name))
         entry: dict[str, Any] = {"opened": None if opened == "none" else opened}
         typed_sum = form_text(f"sum{seat}")
-        if typed_sum and not form_text(f"rack{seat}"):
+        if typed_sum and form_text(f"rack{seat}"):
+            raise ValueError(_("%(name)s has tiles and a typed sum: keep one of them (clear the tiles or the sum).",
+                               name=name))
+        if typed_sum:
             entry["sum"] = form_int(f"sum{seat}", _("The sum of %(name)s", name=name), low=0, high=2000)
             entry["okeys"] = form_int(f"okeys{seat}", _("The okeys of %(name)s", name=name), low=0, high=2, default=0)
         else:
@@ -184,7 +225,9 @@ def _rack_sums(hand: dict[str, Any]) -> list[int]:
 def _okey101_verdict(state: TableState) -> dict[str, Any]:
     hand = _okey101_hand(state)
     options = cast(Okey101Options, state.options)  # _okey101_only checked the game
-    pending = [{"player": p.player, "reason": p.reason} for p in state.deal.penalties]
+    corrected = _amending(state)
+    pending = ([{"player": p["seat"], "reason": p["reason"]} for p in corrected.result.get("penalty_entries", [])]
+               if corrected else [{"player": p.player, "reason": p.reason} for p in state.deal.penalties])
     score = score_okey101_hand({**hand, "penalties": pending}, options)
     return {"hand": hand, "score": score, "sums": _rack_sums(hand)}
 
@@ -199,7 +242,28 @@ def okey101_hand(table_id: str) -> Response:
     if (denied := require_editor(table_id)) is not None:
         return denied
     state = _state(table_id)
-    return render("okey101_hand.html", state=state, table_id=state.id, form={})
+    corrected = _amending(state)
+    form = _okey101_form(corrected.record) if corrected else {}
+    return render("okey101_hand.html", state=state, table_id=state.id, form=form, amend=corrected)
+
+
+def _okey101_form(record: Mapping[str, Any]) -> dict[str, str]:
+    """The end-of-hand form filled in from a recorded hand (to correct it)."""
+    finisher = record.get("finisher")
+    form = {"finisher": "none" if finisher is None else str(finisher), "finish": str(record.get("finish") or "normal"),
+            "indicator": str(record.get("indicator") or "")}
+    if record.get("elden"):
+        form["elden"] = "1"
+    for seat, entry in enumerate(record.get("players") or []):
+        if not isinstance(entry, Mapping):
+            continue
+        form[f"opened{seat}"] = str(entry.get("opened") or "none")
+        if "sum" in entry:
+            form[f"sum{seat}"] = str(entry["sum"])
+            form[f"okeys{seat}"] = str(entry.get("okeys") or "")
+        else:
+            form[f"rack{seat}"] = str(entry.get("rack") or "")
+    return form
 
 
 @bp.post("/<table_id>/hand/check")
@@ -215,16 +279,17 @@ def okey101_hand_record(table_id: str) -> Response:
         return denied
     state = _state(table_id)
     _okey101_only(state)
-    if "void" in request.form:
+    corrected = _amending(state)
+    if "void" in request.form and corrected is None:
         record(table_id, {"type": "void_hand"})
         flash(_("The hand is void: %(name)s deals it again.", name=state.players[state.dealer]))
         return redirect(url_for("table.show", table_id=state.id), 303)
     try:
-        recorded = record(table_id, {"type": "okey101_hand", "hand": _okey101_hand(state)})
+        recorded = record(table_id, _hand_event("okey101_hand", _okey101_hand(state), corrected))
     except ValueError as error:
         return render("okey101_hand.html", status=422, state=state, table_id=state.id, error=engine_text(str(error)),
-                      form=request.form)
-    return _recorded(recorded)
+                      form=request.form, amend=corrected)
+    return _recorded(state, recorded, corrected)
 
 
 # -- the opening checker (H4) --------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import segno
 from flask import current_app, flash, redirect, request, url_for
@@ -20,11 +20,14 @@ from companion.store import NothingToRedo, NothingToUndo
 from companion.tables import HandRow, TableState
 from companion.web.api import get_store, note_wrong_pin, pin_guessing_blocked, pin_ok, remember_pin
 from companion.web.views_base import event_id, form_int, form_text, html_blueprint, render, render_block
-from companion.web.views_text import PENALTY_REASONS, explain
+from companion.web.views_text import PENALTY_REASONS, event_label, event_summary, explain, penalty_reason
 
 bp = html_blueprint("table", __name__, url_prefix="/t")
 
 SEAT_COLOURS = ("#1d7fd8", "#d8431d", "#2e9d55", "#a43fc4")
+
+HAND_FORMS = {"okey": "hands.okey_win", "okey101": "hands.okey101_hand"}
+"""The page that records (or corrects) a hand of each game."""
 
 
 def actor() -> str:
@@ -74,14 +77,15 @@ def columns(state: TableState) -> list[str]:
 
 
 def running_totals(state: TableState) -> list[list[int]]:
-    """Each column's total after every hand; the first list is the start (Okey's 20, 101's 0).
+    """Each column's total after every hand; the first list is the start (Okey's 20, 101's 0); the last
+    one includes what the hand being played has cost so far (``state.current``).
 
     A 101 hand's entries already hold its extra penalties (the ledger lists them separately).
     """
     start = state.options.start_points if isinstance(state.options, OkeyOptions) else 0
     totals = [start] * len(columns(state))
     history = [list(totals)]
-    for row in state.hands:
+    for row in (*state.hands, *([state.current] if state.current else [])):
         totals = [total + entry for total, entry in zip(totals, row.entries)]
         history.append(list(totals))
     return history
@@ -175,6 +179,7 @@ def table_context(table_id: str, **extra: Any) -> dict[str, Any]:
         "seat_colours": SEAT_COLOURS,
         "next_dealer": (state.dealer + 1) % len(state.players),
         "penalty_reasons": list(PENALTY_REASONS.items()),
+        "hand_form": HAND_FORMS.get(state.game),
     }
     context.update(extra)
     return context
@@ -257,14 +262,33 @@ def _undo_or_redo(table_id: str, kind: str) -> Response:
     if (denied := require_editor(table_id)) is not None:
         return denied
     store = get_store()
+    before = store.get(table_id)
     try:
         if kind == "undo":
-            store.undo(table_id, actor=actor(), client_id=event_id())
+            after = store.undo(table_id, actor=actor(), client_id=event_id())
         else:
-            store.redo(table_id, actor=actor(), client_id=event_id())
+            after = store.redo(table_id, actor=actor(), client_id=event_id())
     except (NothingToUndo, NothingToRedo):
         flash(_("Nothing to undo.") if kind == "undo" else _("Nothing to redo."), "error")
+    else:
+        if after.version != before.version:
+            flash(_undo_message(kind, before, after, store.events(table_id)))
     return redirect(url_for("table.show", table_id=table_id.upper()), 303)
+
+
+def _undo_message(kind: str, before: TableState, after: TableState, events: Sequence[Any]) -> str:
+    """"Undid hand 5: Ayşe finished" — what an undo or redo just took back or put back."""
+    target = next((e for e in reversed(events) if e.type == kind), None)
+    changed = next((e for e in events if target is not None and e.seq == target.payload.get("target")), None)
+    if changed is None:
+        return _("Undone.") if kind == "undo" else _("Redone.")
+    what = event_summary(changed.type, changed.payload, after.players) or event_label(changed.type)
+    if len(before.hands) != len(after.hands):
+        number = max(len(before.hands), len(after.hands))
+        return (_("Undid hand %(n)d: %(what)s.", n=number, what=what) if kind == "undo"
+                else _("Redid hand %(n)d: %(what)s.", n=number, what=what))
+    what = f"{event_label(changed.type)} · {what}" if what != event_label(changed.type) else what
+    return _("Undid: %(what)s.", what=what) if kind == "undo" else _("Redid: %(what)s.", what=what)
 
 
 @bp.post("/<table_id>/gosterme")
@@ -277,6 +301,8 @@ def gosterme(table_id: str) -> Response:
         raise ValueError(_("Turn up the indicator first: gösterme is showing its twin."))
     seat = form_int("player", _("The player"), low=0, high=len(state.players) - 1)
     record(table_id, {"type": "gosterme", "player": seat})
+    flash(_("Gösterme recorded for %(name)s: the opponents lose %(n)d when the hand is recorded.",
+            name=state.players[seat], n=cast(OkeyOptions, state.options).gosterme_points))
     if form_text("back") == "win":  # tapped on the win form: stay there
         return redirect(url_for("hands.okey_win", table_id=table_id.upper()) + "#gosterme", 303)
     return redirect(url_for("table.show", table_id=table_id.upper()), 303)
@@ -289,7 +315,9 @@ def penalty(table_id: str) -> Response:
         return denied
     state = get_store().get(table_id)
     seat = form_int("player", _("The player"), low=0, high=len(state.players) - 1)
-    record(table_id, {"type": "penalty", "player": seat, "reason": form_text("reason")})
+    fined = record(table_id, {"type": "penalty", "player": seat, "reason": form_text("reason")})
+    flash(_("+%(points)d for %(name)s (%(reason)s): already in the totals.", points=fined.penalties[-1].points,
+            name=state.players[seat], reason=penalty_reason(fined.penalties[-1].reason)))
     return redirect(url_for("table.show", table_id=table_id.upper()), 303)
 
 
@@ -300,7 +328,8 @@ def rename(table_id: str) -> Response:
         return denied
     state = get_store().get(table_id)
     seat = form_int("player", _("The player"), low=0, high=len(state.players) - 1)
-    record(table_id, {"type": "rename", "player": seat, "name": form_text("name")})
+    renamed = record(table_id, {"type": "rename", "player": seat, "name": form_text("name")})
+    flash(_("%(old)s is now called %(new)s.", old=state.players[seat], new=renamed.players[seat]))
     return redirect(url_for("table.show", table_id=table_id.upper()), 303)
 
 
@@ -309,5 +338,7 @@ def history(table_id: str) -> Response:
     store = get_store()
     state = store.get(table_id)
     events = store.events(table_id)
+    effective = [event for event in events if not event.undone and event.type not in ("undo", "redo")]
+    outcomes = {event.seq: outcome for event, outcome in zip(effective, state.outcomes)}
     return render("history.html", state=state, table_id=state.id, events=list(reversed(events)),
-                  by_seq={event.seq: event for event in events}, editor=pin_ok(state.id))
+                  by_seq={event.seq: event for event in events}, outcomes=outcomes, editor=pin_ok(state.id))

@@ -108,6 +108,8 @@ EXPLANATIONS: dict[str, LazyString] = {
                      "The rest is the stock, drawn in the same order; the indicator's stack comes last."),
     "okey.stock_exhausted": _l("The stock ran out: nobody scores for the hand."),
     "okey.gosterme": _l("%(seat)s showed the indicator's twin (gösterme): the opponents lose %(points)s."),
+    "okey.gosterme_pending": _l("%(seat)s showed the indicator's twin (gösterme): the opponents lose %(points)s "
+                                "when the hand is recorded."),
     "okey.win": _l("%(seat)s won with melds: the opponents lose %(points)s."),
     "okey.win_pairs": _l("%(seat)s won with seven pairs: the opponents lose %(points)s."),
     "okey.win_okey_discard": _l("%(seat)s won by discarding an okey: the opponents lose %(points)s."),
@@ -226,17 +228,65 @@ EVENT_LABELS: dict[str, LazyString] = {
     "penalty": _l("penalty"),
     "void_hand": _l("void hand"),
     "rename": _l("rename"),
+    "amend": _l("hand corrected"),
     "undo": _l("undo"),
     "redo": _l("redo"),
 }
 
 
-def event_label(kind: str) -> str:
-    """The reader's words for an event type in the audit log."""
-    return str(EVENT_LABELS.get(kind, kind))
+OUTCOME_LABELS: dict[str, LazyString] = {
+    "wrong_declaration": _l("wrong declaration"),
+    "void": _l("void hand"),
+}
+"""What a hand event turned out to be, when it did not simply end the hand."""
 
 
-def event_summary(kind: str, payload: Mapping[str, Any], players: Sequence[str]) -> str:
+def event_label(kind: str, outcome: str = "") -> str:
+    """The reader's words for an event type in the audit log (``outcome``: what replaying it did)."""
+    return str(OUTCOME_LABELS.get(outcome) or EVENT_LABELS.get(kind, kind))
+
+
+OPENED_WORDS: dict[str, LazyString] = {
+    "melds": _l("opened with melds"),
+    "pairs": _l("opened with pairs"),
+}
+
+
+def record_lines(kind: str, payload: Mapping[str, Any], players: Sequence[str]) -> list[str]:
+    """A hand record of the audit log in words (who won, the tiles, each rack), not as raw JSON."""
+
+    def name(seat: Any) -> str:
+        return players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "—"
+
+    given = payload.get("record") if kind == "amend" else payload.get("hand")
+    if not isinstance(given, Mapping):
+        return []
+    lines = []
+    if given.get("indicator"):
+        lines.append(str(_l("indicator %(tile)s", tile=given["indicator"])))
+    if given.get("tiles"):
+        lines.append(str(_l("%(name)s shows %(tiles)s and discards %(discard)s", name=name(given.get("winner")),
+                            tiles=given["tiles"], discard=given.get("discard") or "—")))
+    if given.get("finish") == "okey_discard":
+        lines.append(str(_l("finished by discarding an okey (×2)")))
+    if given.get("elden"):
+        lines.append(str(_l("elden: finished in one turn, nobody else opened (×2)")))
+    for seat, entry in enumerate(given.get("players") or []):
+        if not isinstance(entry, Mapping):
+            continue
+        opened = entry.get("opened")
+        words = [str(OPENED_WORDS.get(str(opened), _l("not opened")))]
+        if "sum" in entry:
+            words.append(str(_l("sum %(sum)s typed, %(okeys)s okeys", sum=entry["sum"], okeys=entry.get("okeys") or 0)))
+        elif entry.get("rack"):
+            words.append(str(_l("keeps %(tiles)s", tiles=entry["rack"])))
+        lines.append(f"{name(seat)}: {', '.join(words)}")
+    for seat in given.get("gosterme") or []:
+        lines.append(str(_l("Gösterme: %(names)s", names=name(seat))))
+    return lines
+
+
+def event_summary(kind: str, payload: Mapping[str, Any], players: Sequence[str], outcome: str = "") -> str:
     """One line saying what an audit-log event did, in the reader's language, seats as names."""
 
     def name(seat: Any) -> str:
@@ -258,10 +308,16 @@ def event_summary(kind: str, payload: Mapping[str, Any], players: Sequence[str])
         return str(_l("seat %(n)s is now %(name)s", n=int(payload.get("player", 0)) + 1, name=payload.get("name")))
     if kind == "okey_hand":
         winner = hand.get("winner")
-        return str(_l("stock exhausted")) if winner is None else str(_l("%(name)s finished", name=name(winner)))
+        if winner is None:
+            return str(_l("stock exhausted"))
+        if outcome == "wrong_declaration":
+            return str(_l("%(name)s declared a win that is not one; the hand goes on", name=name(winner)))
+        return str(_l("%(name)s finished", name=name(winner)))
     if kind == "okey101_hand":
         finisher = hand.get("finisher")
         return str(_l("stock exhausted")) if finisher is None else str(_l("%(name)s finished", name=name(finisher)))
+    if kind == "amend":
+        return str(_l("hand %(n)s replaced by a corrected record", n=payload.get("hand")))
     if kind in ("undo", "redo"):
         return f"#{payload.get('target')}"
     return ""
