@@ -11,7 +11,7 @@ import pytest
 
 from vision import Recognizer
 from vision.postprocess import box_iou
-from vision.rack import apply_rack_prior, find_rows, row_angle
+from vision.rack import apply_rack_prior, find_rows, merge_rows, row_angle
 
 
 def _row(count: int, top: float = 0.0, width: float = 20.0, height: float = 28.0, left: float = 0.0) -> np.ndarray:
@@ -101,3 +101,13 @@ def test_rendered_racks_tiles_are_found_once(image: str) -> None:
     hits = sum(bool(len(found)) and float(box_iou(box, found).max()) >= 0.5 for _, box in truth)
     assert hits >= MIN_FOUND * len(truth), (image, result.notation)
     assert len(result.tiles) - hits <= MAX_EXTRA * len(truth), (image, result.notation)
+
+
+def test_two_halves_of_a_rack_count_the_tiles_both_show_once() -> None:
+    left = [["R1", "R2", "R3", "R4"], ["K9", "K9", "B2"]]
+    right = [["R4", "R5", "R6"], ["B2", "B3"]]
+    assert merge_rows(left, right) == [["R1", "R2", "R3", "R4", "R5", "R6"], ["K9", "K9", "B2", "B3"]]
+    # Nothing in common: the second photo's tiles follow; a real pair (two R4 side by side) is kept.
+    assert merge_rows([["R4", "R4"]], [["R4", "R4"]]) == [["R4", "R4"]]
+    assert merge_rows([["R1"]], [["Y7"], ["K1"]]) == [["R1", "Y7"], ["K1"]]
+    assert merge_rows([], [["F"]]) == [["F"]]

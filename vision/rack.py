@@ -25,7 +25,7 @@ import math
 
 import numpy as np
 
-__all__ = ["find_rows", "row_angle", "apply_rack_prior", "MIN_ROW"]
+__all__ = ["find_rows", "row_angle", "apply_rack_prior", "merge_rows", "MIN_ROW"]
 
 MIN_ROW = 4
 """A row needs this many boxes before its shape is trusted."""
@@ -134,3 +134,22 @@ def apply_rack_prior(boxes: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray,
         fixed, kept = _fix_horizontal(boxes[:, [1, 0, 3, 2]], scores)
         return fixed[:, [1, 0, 3, 2]], kept
     return boxes, scores
+
+
+def merge_rows(first: list[list[str]], second: list[list[str]]) -> list[list[str]]:
+    """Two photos of one rack (left half, then right half) → its rows: row by row, the second photo's
+    row goes on from the first's, and the longest end of the first row that the second row starts with
+    (tiles both photos show) counts once.  The photo page does the same in ``app.js`` (``mergeRows``).
+
+    >>> merge_rows([["R1", "R2", "R3"], ["K5", "K6"]], [["R3", "R4"], ["K6", "K7", "K8"]])
+    [['R1', 'R2', 'R3', 'R4'], ['K5', 'K6', 'K7', 'K8']]
+    """
+    merged = []
+    for index in range(max(len(first), len(second))):
+        a = first[index] if index < len(first) else []
+        b = second[index] if index < len(second) else []
+        k = min(len(a), len(b))
+        while k and a[len(a) - k :] != b[:k]:
+            k -= 1
+        merged.append(a + b[k:])
+    return merged

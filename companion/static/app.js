@@ -108,6 +108,8 @@
     var pending = result.querySelectorAll("[data-rec].low:not(.confirmed)").length;
     var use = result.querySelector("[data-use-photo]");
     if (use) use.disabled = pending > 0;
+    var add = result.querySelector("[data-add-photo]");
+    if (add) add.disabled = pending > 0;
     var left = result.querySelector("[data-pending]");
     if (left) left.textContent = String(pending);
   }
@@ -120,16 +122,59 @@
       refreshPhoto(rec.closest(".photo-result"));
       return;
     }
-    var use = ev.target.closest("[data-use-photo]");
+    var use = ev.target.closest("[data-use-photo], [data-add-photo]");
     if (use) {
       var result = use.closest(".photo-result");
-      var codes = Array.prototype.map.call(result.querySelectorAll("[data-rec]"), function (r) {
-        var fix = r.parentElement.querySelector("select");
-        return fix && fix.value ? fix.value : r.dataset.code;
-      });
+      var rows = photoRows(result);
       var picker = document.getElementById(result.dataset.forPicker);
-      if (picker) setCodes(picker, codes);
+      if (!picker) return;
+      if (use.matches("[data-add-photo]")) {
+        // A second photo of the same rack: each row goes on from where the first photo's row ends,
+        // and the tiles both photos show (the end of one, the start of the other) count once.
+        var before = picker.dataset.photoRows ? JSON.parse(picker.dataset.photoRows)
+          : [parse(picker.querySelector("[data-picker-text]").value)];
+        if (!picker.dataset.photoRows) rows = [[].concat.apply([], rows)];
+        rows = mergeRows(before, rows);
+      }
+      picker.dataset.photoRows = JSON.stringify(rows);
+      setCodes(picker, [].concat.apply([], rows));
     }
+  });
+  function photoRows(result) {
+    var rows = [];
+    result.querySelectorAll("[data-rec]").forEach(function (r) {
+      var fix = r.parentElement.querySelector("select");
+      var row = Number(r.dataset.row || 0);
+      while (rows.length <= row) rows.push([]);
+      rows[row].push(fix && fix.value ? fix.value : r.dataset.code);
+    });
+    return rows.filter(function (row) { return row.length; });
+  }
+  // Same as vision.rack.merge_rows: row by row, the longest end of the first that the second starts with counts once.
+  function mergeRows(first, second) {
+    var merged = [];
+    for (var i = 0; i < Math.max(first.length, second.length); i++) {
+      var a = first[i] || [], b = second[i] || [], k = Math.min(a.length, b.length);
+      while (k > 0 && a.slice(a.length - k).join(" ") !== b.slice(0, k).join(" ")) k--;
+      merged.push(a.concat(b.slice(k)));
+    }
+    return merged;
+  }
+  // "One tile away from a win": a tap changes that unsure tile to the tile offered (never by itself).
+  document.addEventListener("click", function (ev) {
+    var away = ev.target.closest("[data-one-away]");
+    if (!away) return;
+    var rec = document.querySelector('[data-rec="' + away.dataset.oneAway + '"]');
+    if (!rec) return;
+    rec.dataset.code = away.dataset.code;
+    rec.textContent = away.dataset.code;
+    rec.className = rec.className.replace(/\btile [RYBKF]\b/, "tile " + away.dataset.code[0]);
+    rec.classList.add("confirmed");
+    var fix = rec.parentElement.querySelector("select");
+    if (fix) fix.value = away.dataset.code;
+    var box = document.getElementById("box-" + rec.dataset.rec);
+    if (box) { box.dataset.code = away.dataset.code; box.classList.add("confirmed"); }
+    refreshPhoto(rec.closest(".photo-result"));
   });
   // The end-of-hand forms record with a tap on their button only: Enter (a phone keyboard's "Go") in a
   // field previews instead, so typing one player's sum never records a half-filled hand.

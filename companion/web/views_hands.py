@@ -20,6 +20,7 @@ from werkzeug.wrappers import Response
 from companion.rules.errors import RulesError
 from companion.rules.melds import check_laid_meld
 from companion.rules.options import Okey101Options, OkeyOptions
+from companion.rules.photo import PhotoCheck, PhotoNote, check_photo
 from companion.rules.scoring_101 import OKEY_IN_HAND_POINTS, rack_points, score_okey101_hand
 from companion.rules.scoring_okey import pending_gosterme, score_okey_hand
 from companion.rules.tiles import format_tiles, parse_tiles
@@ -388,9 +389,17 @@ def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response
         return render("photo.html", block="result", status=422, error=engine_text(str(error)), **context)
     # An okey set has no joker: a tile read as Rummikub's J is most likely the false okey, to be confirmed.
     codes = ["F" if t.tile == "J" else t.tile for t in recognition.tiles]
+    unsure = [bool(t.low_confidence) or t.tile == "J" for t in recognition.tiles]
+    checks = _photo_checks(context, codes, unsure)
+    for index in checks.flagged:
+        unsure[index] = True
     context.update(
         codes=codes,
-        unsure=[bool(t.low_confidence) or t.tile == "J" for t in recognition.tiles],
+        unsure=unsure,
+        rows=_photo_rows(recognition.tiles),
+        check_notes=[_photo_note(note) for note in checks.notes],
+        one_away=checks.one_away,
+        retake=_retake_advice(recognition, checks),
         recognition=recognition,
         width=width,
         height=height,
@@ -401,11 +410,68 @@ def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response
     return render("photo.html", block="result", **context)
 
 
+def _photo_checks(context: dict[str, Any], codes: list[str], unsure: list[bool]) -> PhotoCheck:
+    """The rule checks on a photo's tiles: the picker says how many tiles it expects and whether a
+    "one tile away" hint makes sense there (an Okey win); the table knows the indicator."""
+    expect: list[int] = []
+    for token in form_text("expect").split():  # "14", or a range "0-22"
+        low, _dash, high = token.partition("-")
+        if low.isdigit() and (high.isdigit() or not _dash):
+            expect.extend(range(int(low), int(high or low) + 1))
+    indicator = None
+    state = context.get("state")
+    if state is not None and state.deal.indicator is not None:
+        indicator = state.deal.indicator.code
+    return check_photo(codes, unsure, expect=tuple(expect), indicator=indicator, win_hint=form_text("win_hint") == "1")
+
+
+def _photo_note(note: PhotoNote) -> str:
+    if note.kind == "copies":
+        return _("%(tile)s read %(n)d times, but a set has only two: tap each to check it.", tile=note.tile, n=note.count)
+    if note.kind == "indicator":
+        return _("Both %(tile)s read, but one %(tile)s is the indicator on the table: tap each to check it.",
+                 tile=note.tile)
+    wanted = note.expected
+    spread = f"{min(wanted)}–{max(wanted)}" if len(wanted) > 2 and len(wanted) == max(wanted) - min(wanted) + 1 else \
+        " / ".join(str(n) for n in wanted)
+    return _("%(n)d tiles read where %(expected)s are expected: retake the photo with the whole rack in it, "
+             "or add the missing tiles.", n=note.count, expected=spread)
+
+
+def _retake_advice(recognition: Any, checks: PhotoCheck) -> str | None:
+    """What to do differently with the camera, in plain words, when this photo is not good enough."""
+    tiles = list(recognition.tiles)
+    if not tiles:
+        return None
+    cut = sum("cut by the frame" in getattr(t, "warnings", ()) for t in tiles)
+    unsure = sum(bool(t.low_confidence) for t in tiles)
+    if cut:
+        return _("Retake: step back so no tile is cut by the edge of the photo.")
+    if unsure * 3 >= len(tiles):
+        return _("Retake: hold the phone closer and straight in front of the rack, in good light, without flash glare.")
+    if any(note.kind == "count" for note in checks.notes):
+        return _("A wide rack reads better in two photos: the left half, then the right half (add the second to the first).")
+    return None
+
+
+def _photo_rows(tiles: Any) -> list[int]:
+    """The row of each tile (reading order keeps rows together): a new row starts where a tile lies
+    below the one before by more than half a tile."""
+    rows, row, last = [], 0, None
+    for t in tiles:
+        x1, y1, x2, y2 = t.box
+        if last is not None and (y1 + y2) / 2 - last > (y2 - y1) / 2:
+            row += 1
+        last = (y1 + y2) / 2
+        rows.append(row)
+    return rows
+
+
 @bp.post("/<table_id>/photo")
 def photo(table_id: str) -> Response:
     """Recognise the tiles on an uploaded photo: boxes drawn over it, unsure tiles to confirm."""
-    _state(table_id)
-    context: dict[str, Any] = {"picker": form_text("picker") or "picker", "table_id": table_id}
+    state = _state(table_id)
+    context: dict[str, Any] = {"picker": form_text("picker") or "picker", "table_id": table_id, "state": state}
     upload = request.files.get("photo")
     if upload is None or not upload.filename:
         return render("photo.html", block="result", status=422, error=_("Choose or take a photo first."), **context)
@@ -427,8 +493,8 @@ def on_host() -> bool:
 def camera(table_id: str) -> Response:
     """A frame from the camera attached to the host, recognised like an uploaded photo.  Only the host's
     own browser may use it: a phone on the Wi-Fi must not switch on the laptop's camera."""
-    _state(table_id)
-    context: dict[str, Any] = {"picker": form_text("picker") or "picker", "table_id": table_id}
+    state = _state(table_id)
+    context: dict[str, Any] = {"picker": form_text("picker") or "picker", "table_id": table_id, "state": state}
     if not on_host():
         return render("photo.html", block="result", status=403,
                       error=_("The laptop camera can only be used on the laptop itself."), **context)

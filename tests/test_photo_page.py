@@ -1,0 +1,109 @@
+"""The photo page (issue 10): confidence on the tile, typed tiles kept when nothing is found, rule checks
+flagged for a tap, the "one tile away" offer, plain retake advice, a second photo of the same rack."""
+
+from __future__ import annotations
+
+import io
+import re
+import types
+from dataclasses import dataclass
+from html import unescape
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.store import TableStore
+
+TOKEN = "test-token"
+
+
+@dataclass(frozen=True)
+class Seen:
+    tile: str
+    box: tuple[int, int, int, int]
+    confidence: float = 0.97
+    low_confidence: bool = False
+    warnings: tuple[str, ...] = ()
+
+
+class Reader:
+    def __init__(self, *tiles: Seen) -> None:
+        self.tiles = tiles
+
+    def recognize(self, data: bytes) -> object:
+        return types.SimpleNamespace(tiles=self.tiles, width=400, height=200, warnings=())
+
+
+def _row(codes: str, top: int = 10, unsure: tuple[int, ...] = ()) -> list[Seen]:
+    return [Seen(code, (10 + 20 * i, top, 28 + 20 * i, top + 26), 0.42 if i in unsure else 0.97, i in unsure)
+            for i, code in enumerate(codes.split())]
+
+
+@pytest.fixture
+def table(store: TableStore, client: FlaskClient) -> str:
+    table_id = store.create_table(game="okey", players=["Ali", "Can", "Deniz", "Ece"], pin="1234")
+    with client.session_transaction() as session:
+        session["csrf_token"] = TOKEN
+        session["pins"] = {table_id: True}
+    return table_id
+
+
+def _photo(client: FlaskClient, table: str, **fields: str) -> str:
+    data = {"csrf_token": TOKEN, "picker": "picker-tiles", "photo": (io.BytesIO(b"jpeg"), "r.jpg", "image/jpeg"), **fields}
+    response = client.post(f"/t/{table}/photo", data=data, content_type="multipart/form-data")
+    assert response.status_code == 200
+    return response.text
+
+
+def _words(html: str) -> str:
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html)))
+
+
+def test_no_tiles_found_keeps_the_typed_tiles(client: FlaskClient, app: Flask, table: str) -> None:
+    app.extensions["recognizer"] = Reader()
+    page = _photo(client, table)
+    assert "No tiles found: the tiles you typed are kept, nothing was replaced." in _words(page)
+    assert "data-use-photo" not in page and "data-add-photo" not in page
+
+
+def test_confidence_shows_on_each_tile(client: FlaskClient, app: Flask, table: str) -> None:
+    app.extensions["recognizer"] = Reader(*_row("R7 K13", unsure=(1,)))
+    page = _photo(client, table)
+    assert re.findall(r"data-conf>(\d+)%", page) == ["97", "42"]
+    assert re.search(r'class="lbl"[^>]*>K13 42%', page), "an unsure tile's box carries its confidence"
+
+
+def test_O1_three_copies_are_flagged_for_a_tap_not_changed(client: FlaskClient, app: Flask, table: str) -> None:
+    app.extensions["recognizer"] = Reader(*_row("R7 R7 R7 K1"))
+    page = _photo(client, table)
+    assert "R7 read 3 times, but a set has only two" in _words(page)
+    assert len(re.findall(r'class="tile R low" data-rec="picker-tiles-\d" data-code="R7"', page)) == 3
+    assert re.search(r"data-use-photo\s+disabled", page)
+
+
+def test_O1_tile_count_and_retake_advice(client: FlaskClient, app: Flask, table: str) -> None:
+    app.extensions["recognizer"] = Reader(*_row("R1 R2 R3 B5 Y5 K5 R9"))
+    page = _photo(client, table, expect="14")
+    words = _words(page)
+    assert "7 tiles read where 14 are expected" in words
+    assert "the left half, then the right half" in words
+    assert "are expected" not in _words(_photo(client, table, expect="0-22"))
+
+
+def test_O5_one_tile_away_is_offered_as_a_tap(client: FlaskClient, app: Flask, table: str, store: TableStore) -> None:
+    store.record(table, {"type": "indicator", "tile": "Y3"})
+    codes = "R7 R6 R9 K1 K2 K3 B5 Y5 K5 B9 B10 B11 B12 B13"
+    app.extensions["recognizer"] = Reader(*_row(codes, unsure=(1,)))
+    page = _photo(client, table, expect="14", win_hint="1")
+    assert "One tile away from a win: if R6 (tile 2) is really one of these" in _words(page)
+    assert re.search(r'data-one-away="picker-tiles-1" data-code="R8"', page)
+    assert 'data-rec="picker-tiles-1" data-code="R6"' in page, "nothing is changed until the tap"
+    assert "One tile away" not in _words(_photo(client, table, expect="14"))
+
+
+def test_tiles_carry_their_rack_row_for_a_second_photo(client: FlaskClient, app: Flask, table: str) -> None:
+    app.extensions["recognizer"] = Reader(*_row("R1 R2 R3"), *_row("K5 K6", top=60))
+    page = _photo(client, table)
+    assert re.findall(r'data-row="(\d)"', page) == ["0", "0", "0", "1", "1"]
+    assert "data-add-photo" in page
