@@ -26,7 +26,7 @@ sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).
 
 import numpy as np  # noqa: E402
 
-from real_photos import load_photos, split_photos  # noqa: E402
+from real_photos import add_photos_argument, load_photos, split_photos, use_photos  # noqa: E402
 from vision import Recognizer  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
 from vision.postprocess import box_iou, reading_order  # noqa: E402
@@ -185,7 +185,9 @@ def main() -> None:
     parser.add_argument("--synthetic", type=Path, nargs="+", help="evaluate on rendered scenes in these folders instead")
     parser.add_argument("--verbose", action="store_true", help="list every mistake")
     parser.add_argument("--no-rack-prior", action="store_true", help="leave out the row checks of vision/rack.py")
+    add_photos_argument(parser)
     args = parser.parse_args()
+    use_photos(args.photos)
     recognizer = Recognizer(args.models, turns=args.turns, rack_prior=not args.no_rack_prior)
     if not args.synthetic:
         evaluate(recognizer, real_samples(), args.verbose)

@@ -25,10 +25,11 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from real_photos import add_photos_argument, backgrounds, use_photos
+
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 FONTS = ("DejaVuSans-Bold.ttf", "DejaVuSansCondensed-Bold.ttf", "DejaVuSerif-Bold.ttf",
          "DejaVuSansMono-Bold.ttf", "DejaVuSerifCondensed-Bold.ttf")
-BACKGROUND_PHOTOS = Path("/work/shared/data/tiles/rummikub-nvypk-train/images")
 
 # BGR ink colours measured on the real photos (median of saturated/dark pixels inside each box).
 INK = {"R": (45, 50, 185), "Y": (35, 125, 220), "B": (165, 95, 25), "K": (40, 42, 45)}
@@ -135,7 +136,7 @@ def _background(rng: random.Random, width: int, height: int) -> np.ndarray:
     kind = rng.choice(["wood", "wood", "cloth", "marble", "felt", "photo", "photo"])
     nprng = np.random.default_rng(rng.randrange(2**32))
     if kind == "photo":
-        photos = sorted(BACKGROUND_PHOTOS.glob("rummyBackground-*.jpg"))
+        photos = backgrounds()
         if photos:
             photo = cv2.imread(str(rng.choice(photos)))
             return cv2.resize(photo, (width, height))
@@ -304,7 +305,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--count", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
+    add_photos_argument(parser)  # optional here: the dataset's empty tables as backgrounds, else textures only
     args = parser.parse_args()
+    use_photos(args.photos)
     args.out.mkdir(parents=True, exist_ok=True)
     with open(args.out / "labels.csv", "w", newline="") as handle:
         writer = csv.writer(handle)

@@ -22,7 +22,7 @@ from e2e.live import LAPTOP, PHONE, chromium, live_server  # noqa: E402
 from companion.store import TableStore  # noqa: E402
 
 PIN = "1234"
-PHOTO = Path("/work/shared/data/tiles/rummikub-nvypk-train/images/rummy4-30_jpeg.rf.f3b9bb28ae1662dadefdc249311ad862.jpg")
+PHOTO = ROOT / "tests" / "data" / "vision" / "real_table_16.jpg"  # CC BY 4.0, see tests/data/vision/README.md
 """A real photo of tiles ("rummikub-nvypk" by jonasbuehler, Roboflow Universe, CC BY 4.0); skipped if absent."""
 VIEWPORTS = {"phone": PHONE, "laptop": LAPTOP}
 HIDE_HOST_CAMERA = """document.addEventListener("DOMContentLoaded", () => {

@@ -22,7 +22,7 @@ import torch
 from torch import nn
 
 from train_common import CACHE, COLOURS, KINDS, RACKS_DIR, Classifier, init_from_onnx, setup, synthetic_scenes, train
-from real_photos import load_photos, split_photos
+from real_photos import add_photos_argument, backgrounds, load_photos, split_photos, use_photos
 from vision.postprocess import box_iou
 from vision.preprocess import CROP_MARGIN, CROP_SIZE, normalise, square_crop
 
@@ -163,7 +163,9 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=2e-3)
     parser.add_argument("--from-onnx", type=Path, help="fine-tune: start from these ONNX weights (e.g. models/classifier.onnx), norms frozen")
     parser.add_argument("--no-racks", action="store_true", help="leave out the rack pool (scripts/render_racks.py)")
+    add_photos_argument(parser)
     args = parser.parse_args()
+    use_photos(args.photos)
     setup(args.seed, args.threads)
     started = time.time()
     pools = build_pools(args.seed, racks=not args.no_racks)

@@ -20,7 +20,7 @@ import numpy as np
 import torch
 
 from train_common import CACHE, RACKS_DIR, Detector, init_from_onnx, setup, synthetic_scenes, train
-from real_photos import load_photos, split_photos
+from real_photos import add_photos_argument, backgrounds, load_photos, split_photos, use_photos
 from vision.preprocess import DETECT_LONG_SIDE, STRIDE, normalise
 
 PATCH = 320
@@ -38,8 +38,7 @@ def _load(path: Path, boxes: list[tuple[float, ...]]) -> Sample:
 def build_pools(racks: bool = True) -> dict[str, list[Sample]]:
     train, _ = split_photos(load_photos())
     real = [_load(photo.path, [box for _, box in photo.tiles]) for photo in train]
-    backgrounds = sorted(Path("/work/shared/data/tiles/rummikub-nvypk-train/images").glob("rummyBackground-*.jpg"))
-    real += [_load(path, []) for path in backgrounds]
+    real += [_load(path, []) for path in backgrounds()]
     synthetic = [_load(path, [box for _, box, _ in tiles]) for path, tiles in synthetic_scenes()]
     rack_photos = [_load(path, [box for _, box, _ in tiles]) for path, tiles in synthetic_scenes(RACKS_DIR)] if racks and (
         RACKS_DIR / "labels.csv").exists() else []
@@ -144,7 +143,9 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--from-onnx", type=Path, help="fine-tune: start from these ONNX weights (e.g. models/detector.onnx), norms frozen")
     parser.add_argument("--no-racks", action="store_true", help="leave out the rack pool (scripts/render_racks.py)")
+    add_photos_argument(parser)
     args = parser.parse_args()
+    use_photos(args.photos)
     setup(args.seed, args.threads)
     started = time.time()
     pools = build_pools(racks=not args.no_racks)

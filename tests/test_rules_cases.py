@@ -1,4 +1,4 @@
-"""External logic cases (shared/data/rules_cases/all_cases.jsonl) replayed against the rules engine.
+"""External logic cases (tests/data/rules_cases/all_cases.jsonl) replayed against the rules engine.
 
 Each row is an Okey / Okey 101 verdict restated from a public repository's tests; the row id names
 the case.  Rows where we knowingly differ are listed in ``DIFFERENCES`` with the reason.
@@ -18,7 +18,7 @@ from companion.rules.options import Okey101Options, OkeyOptions
 from companion.rules.tiles import Tile, parse_tile, parse_tiles
 from companion.rules.win import check_win, winning_discards
 
-CASES = Path(__file__).resolve().parents[2] / "shared" / "data" / "rules_cases" / "all_cases.jsonl"
+CASES = Path(__file__).resolve().parent / "data" / "rules_cases" / "all_cases.jsonl"  # sources: README.md there
 
 DIFFERENCES: dict[str, str] = {
     "SU-V8": "positional semantics: an okey laid after 13 reads as the 1 of 12-13-1 (or is illegal), never as the low 11",
@@ -33,7 +33,7 @@ DIFFERENCES: dict[str, str] = {
 
 def _rows() -> list[Any]:
     if not CASES.exists():
-        return [pytest.param(None, marks=pytest.mark.skip(reason=f"{CASES} not found (shared/ beside the clone)"))]
+        return [pytest.param(None, marks=pytest.mark.skip(reason=f"{CASES} not found: it is part of the repository; restore it with git checkout"))]
     rows = [json.loads(line) for line in CASES.read_text(encoding="utf-8").splitlines() if line.strip()]
     params = []
     for row in rows:
