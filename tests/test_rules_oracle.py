@@ -64,7 +64,8 @@ def test_O5_winning_discards_match_oracle() -> None:
     def fifteen(rng: random.Random, indicator: str, wrap: bool) -> list[str]:
         hand = _fourteen(rng, indicator, wrap)
         extra = oracle.near_miss(rng, hand, indicator)[: 1]
-        return hand + extra if (hand + extra).count(extra[0]) <= 2 else hand + ["F"]
+        copies = 1 if extra[0] == indicator else 2  # the face-up indicator is the other copy (O3)
+        return hand + extra if (hand + extra).count(extra[0]) <= copies else hand + ["F"]
 
     for hand, indicator, wrap, _faces, _wilds in _hands(10, 40, fifteen, 1):
         tiles = parse_tiles(hand)

@@ -42,6 +42,7 @@ from companion.rules.tiles import (
     okey_for,
     parse_tile,
     tile_from_index,
+    tile_like,
     tiles_like,
 )
 
@@ -65,8 +66,8 @@ def meld_notation(tiles: Sequence[Tile]) -> str:
 
 
 @lru_cache(maxsize=256)
-def _okey_for(indicator: TileLike) -> Tile:
-    return okey_for(indicator)
+def _wilds_for(indicator: TileLike) -> Wilds:
+    return Wilds(okey_for(indicator), tile_like(indicator))
 
 
 @dataclass(frozen=True)
@@ -74,14 +75,33 @@ class Wilds:
     """What is wild in one hand: the real copies of the okey, and ``J``.
 
     ``okey`` is ``None`` when there is no indicator (cases that model the wild as ``J`` only).
+    ``indicator`` is the face-up tile: one of the two copies of its tile (O1, O3), so a hand holds at
+    most one more.
     """
 
     okey: Tile | None
+    indicator: Tile | None = None
 
     @classmethod
     def from_indicator(cls, indicator: TileLike | None) -> Wilds:
         """The wilds for an indicator (O3: the okey is one above it, 13 → 1)."""
-        return cls(None if indicator is None else _okey_for(indicator))
+        return cls(None) if indicator is None else _wilds_for(indicator)
+
+    def check_counts(self, tiles: Sequence[Tile]) -> None:
+        """Raise :class:`ImpossibleHandError` when ``tiles`` hold more copies of a tile than a set has,
+        the face-up indicator counted as one of its tile's two copies (O1, O3).
+
+        >>> Wilds.from_indicator("R4").check_counts(tiles_like("R4 R4"))
+        Traceback (most recent call last):
+        ...
+        companion.rules.errors.ImpossibleHandError: impossible hand: 2 × R4 and the face-up indicator R4, a set has only 2 (O1, O3)
+        """
+        check_tile_counts(tiles)
+        shown = self.indicator
+        if shown is not None and sum(1 for tile in tiles if tile == shown) > 1:
+            raise ImpossibleHandError(
+                f"impossible hand: 2 × {shown.code} and the face-up indicator {shown.code}, a set has only 2 (O1, O3)"
+            )
 
     def is_wild(self, tile: Tile) -> bool:
         """Whether ``tile`` is wild: an okey copy or a joker."""
@@ -104,6 +124,7 @@ class Wilds:
         Raises :class:`ImpossibleHandError` when ``tiles`` hold more copies of a tile than a set has.
         """
         okey = self.okey.index if self.okey is not None else -1
+        shown = self.indicator.index if self.indicator is not None else -1
         known = _INDEX_BY_ID.get
         found = [known(id(t)) for t in tiles]
         indices = [tile_index(t) for t in tiles] if None in found else cast(list[int], found)
@@ -123,8 +144,8 @@ class Wilds:
                 behind[index].append(tile)
             else:
                 behind[index] = [tile]
-        if max(counts) > 2:
-            check_tile_counts(tiles)
+        if max(counts) > 2 or (shown >= 0 and counts[shown] > 1):
+            self.check_counts(tiles)
         return faces, wild, behind
 
 
@@ -260,6 +281,7 @@ def check_laid_meld(tiles: TilesLike, *, indicator: TileLike | None, wrap_13_1: 
     """
     laid = tiles_like(tiles)
     wilds = Wilds.from_indicator(indicator)
+    wilds.check_counts(laid)
     faces: list[Tile | None] = [None if wilds.is_wild(t) else wilds.face(t) for t in laid]
     if len(laid) == 2:
         return _check_pair(laid, faces)
@@ -358,8 +380,16 @@ class OpeningCheck:
     opens: bool
     reason: str
 
+    @property
+    def valid(self) -> bool:
+        """Every meld laid is legal."""
+        return all(v.valid for v in self.verdicts)
+
     def to_dict(self) -> dict[str, Any]:
+        """``valid`` and ``value`` (= ``total``) answer like a single meld's verdict does."""
         return {
+            "valid": self.valid,
+            "value": self.total,
             "verdicts": [v.to_dict() for v in self.verdicts],
             "total": self.total,
             "opens": self.opens,
@@ -398,7 +428,7 @@ def check_laid_opening(
     laid = _laid_melds(melds)
     if not laid:
         raise ImpossibleHandError(f"impossible opening {melds!r}: no melds given; separate melds with '|'")
-    check_tile_counts([t for meld in laid for t in meld])
+    Wilds.from_indicator(indicator).check_counts([t for meld in laid for t in meld])
     verdicts = tuple(_opening_verdict(m, indicator, chosen) for m in laid)
     total = sum(v.value for v in verdicts)
     invalid = [v for v in verdicts if not v.valid]
