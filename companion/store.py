@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import os
 import random
 import secrets
 import sqlite3
@@ -203,6 +204,7 @@ class TableStore:
     def __init__(self, path: str | Path, *, rng: random.Random | None = None) -> None:
         self.path = Path(path)
         self._rng = rng or random.Random()
+        _create_private(self.path)
         self._con = sqlite3.connect(self.path, timeout=15, isolation_level=None)
         self._con.row_factory = sqlite3.Row
         self._con.execute("PRAGMA journal_mode=WAL")
@@ -475,6 +477,15 @@ class TableStore:
             " ON CONFLICT (name) DO UPDATE SET name = excluded.name, last_used = excluded.last_used",
             [(name, now) for name in names],
         )
+
+
+def _create_private(path: Path) -> None:
+    """Create an empty database file readable by this user only (0600; SQLite gives its -wal and -shm
+    files the same mode): it holds the PIN hashes."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
 
 
 def _client_id(value: object) -> str | None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import time
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request, session
@@ -29,41 +28,17 @@ from werkzeug.exceptions import (
 from companion.rules.errors import RulesError
 from companion.store import NothingToRedo, NothingToUndo, TableNotFound, TableStore, normalise_table_id
 from companion.tables import InvalidEventError, InvalidTableError, MissingFieldError, TableState
+from companion.web.security import api_csrf_problem, limited_pin_check
 from companion.web.views_text import with_names
 
 __all__ = [
-    "bp", "init_app", "get_store", "pin_ok", "remember_pin", "pin_guessing_blocked", "note_wrong_pin",
-    "PIN_HEADER", "MAX_JSON_BYTES", "PIN_TRIES",
+    "bp", "init_app", "get_store", "pin_ok", "remember_pin", "PIN_HEADER", "MAX_JSON_BYTES",
 ]
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 PIN_HEADER = "X-Table-Pin"
 MAX_JSON_BYTES = 64 * 1024
-PIN_TRIES = 5
-PIN_WINDOW_S = 60.0
-"""An address may get a PIN wrong :data:`PIN_TRIES` times a minute (pages and API together): 4 digits are
-10 000 guesses."""
-
-
-def _recent_wrong_pins(address: str, now: float) -> list[float]:
-    failures: dict[str, list[float]] = current_app.extensions.setdefault("pin_failures", {})
-    recent = [t for t in failures.get(address, []) if now - t < PIN_WINDOW_S]
-    failures[address] = recent
-    return recent
-
-
-def pin_guessing_blocked(address: str) -> bool:
-    """Whether ``address`` got the PIN wrong too often in the last minute."""
-    return len(_recent_wrong_pins(address, time.monotonic())) >= PIN_TRIES
-
-
-def note_wrong_pin(address: str) -> None:
-    """Count one wrong PIN against ``address``."""
-    now = time.monotonic()
-    _recent_wrong_pins(address, now).append(now)
-
-
 def init_app(app: Flask) -> None:
     """Register the blueprint, the JSON error handlers and the per-request store teardown."""
     app.register_blueprint(bp)
@@ -93,12 +68,10 @@ def pin_ok(table_id: str) -> bool:
     if pin is None:
         return bool(session.get("pins", {}).get(normalise_table_id(table_id)))
     address = request.remote_addr or ""
-    if pin_guessing_blocked(address):
+    right = limited_pin_check(address, lambda: get_store().check_pin(table_id, pin))
+    if right is None:
         raise TooManyRequests(f"too many wrong PINs from {address}: wait a minute, then try again")
-    if get_store().check_pin(table_id, pin):
-        return True
-    note_wrong_pin(address)
-    return False
+    return right
 
 
 def remember_pin(table_id: str) -> None:
@@ -107,11 +80,14 @@ def remember_pin(table_id: str) -> None:
 
 
 def _require_pin(table_id: str) -> None:
-    """404 for an unknown table, then 403 unless this request may change it."""
+    """404 for an unknown table, then 403 unless this request may change it: the PIN in the header, or the
+    session cookie on a call no other site can forge (CSRF, see :mod:`companion.web.security`)."""
     get_store().version(table_id)
     if not pin_ok(table_id):
         raise Forbidden(f"wrong or missing PIN for table {table_id!r}: send the table's 4-digit PIN "
                         f"in the {PIN_HEADER} header")
+    if PIN_HEADER not in request.headers and (problem := api_csrf_problem()) is not None:
+        raise Forbidden(problem)
 
 
 def _json_body(*, optional: bool = False) -> Any:
@@ -240,7 +216,7 @@ def export_csv(table_id: str) -> Response:
         else list(state.players)
     )
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = _SafeCsvWriter(out)
     writer.writerow(["hand", "dealer", *columns, "explanation"])
     for row in state.hands:
         explanation = " / ".join(with_names(line, state.players) for line in row.explain)
@@ -254,6 +230,22 @@ def export_csv(table_id: str) -> Response:
     return Response(out.getvalue(), mimetype="text/csv", headers={
         "Content-Disposition": f'attachment; filename="table-{state.id}.csv"'
     })
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""A spreadsheet runs a cell that starts with one of these as a formula (CSV injection)."""
+
+
+class _SafeCsvWriter:
+    """A ``csv.writer`` whose text cells never start a formula: such a cell gets a leading ``'``
+    (numbers are written as they are)."""
+
+    def __init__(self, out: io.StringIO) -> None:
+        self._writer = csv.writer(out)
+
+    def writerow(self, row: list[Any]) -> None:
+        self._writer.writerow([f"'{cell}" if isinstance(cell, str) and cell.startswith(FORMULA_STARTS) else cell
+                               for cell in row])
 
 
 # -- errors ------------------------------------------------------------------------------------------

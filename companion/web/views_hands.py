@@ -8,7 +8,6 @@ phone without JavaScript can still score.
 from __future__ import annotations
 
 import base64
-import ipaddress
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
@@ -27,6 +26,7 @@ from companion.rules.tiles import format_tiles, parse_tiles
 from companion.rules.win import check_win
 from companion.tables import HandRow, TableState
 from companion.web.api import get_store
+from companion.web.security import host_is_local, peer_is_loopback
 from companion.web.views_base import form_int, form_text, html_blueprint, render
 from companion.web.views_table import record, require_editor
 from companion.web.views_text import engine_text
@@ -480,13 +480,9 @@ def photo(table_id: str) -> Response:
 
 
 def on_host() -> bool:
-    """Whether this request comes from the machine the app runs on (its own browser, not a phone)."""
-    try:
-        address = ipaddress.ip_address(request.remote_addr or "")
-    except ValueError:
-        return False
-    mapped = getattr(address, "ipv4_mapped", None)  # ::ffff:127.0.0.1 from a dual-stack socket
-    return bool(address.is_loopback or (mapped is not None and mapped.is_loopback))
+    """Whether this request comes from the machine the app runs on (its own browser, not a phone): the
+    peer is loopback *and* the ``Host`` header names this machine (not a site rebound to 127.0.0.1)."""
+    return peer_is_loopback() and host_is_local()
 
 
 @bp.post("/<table_id>/camera")

@@ -18,7 +18,8 @@ from werkzeug.wrappers import Response
 from companion.rules.options import OkeyOptions
 from companion.store import NothingToRedo, NothingToUndo
 from companion.tables import HandRow, TableState
-from companion.web.api import get_store, note_wrong_pin, pin_guessing_blocked, pin_ok, remember_pin
+from companion.web.api import get_store, pin_ok, remember_pin
+from companion.web.security import limited_pin_check
 from companion.web.views_base import event_id, form_int, form_text, html_blueprint, render, render_block
 from companion.web.views_text import PENALTY_REASONS, event_label, event_summary, explain, penalty_reason
 
@@ -222,10 +223,10 @@ def enter_pin(table_id: str) -> Response:
     state = get_store().get(table_id)
     address = request.remote_addr or ""
     message = None
-    if pin_guessing_blocked(address):
+    right = limited_pin_check(address, lambda: get_store().check_pin(state.id, form_text("pin")))
+    if right is None:
         message = _("Too many wrong PINs from this phone: wait a minute, then try again.")
-    elif not get_store().check_pin(state.id, form_text("pin")):
-        note_wrong_pin(address)
+    elif not right:
         message = _("Wrong PIN. Ask the scorekeeper for the table's 4 digits.")
     if message is not None:
         return render("table.html", status=422, pin_error=message, join=join_url(state.id),
