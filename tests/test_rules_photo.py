@@ -67,7 +67,8 @@ def test_O5_one_tile_away_matches_a_brute_force_search() -> None:
             continue
         for index in (i for i, u in enumerate(unsure) if u):
             counts = {c: hand.count(c) for c in ALL_CODES}
-            wins = [c for c in ALL_CODES if c != hand[index] and counts[c] < 2
+            copies = {c: 1 if c == indicator else 2 for c in ALL_CODES}  # the indicator is one copy (O3)
+            wins = [c for c in ALL_CODES if c != hand[index] and counts[c] < copies[c]
                     and check_win(" ".join(hand[:index] + [c] + hand[index + 1:]), indicator=indicator).winning]
             for code in offered.get(index, ()):
                 assert code in wins
