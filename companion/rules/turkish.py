@@ -1,0 +1,304 @@
+"""Turkish Rummy — Rummy 40 / 51 (RULES.md §T, seed 004): values, melds, the opening, jokers, the sheet.
+
+Two decks and two jokers (106 cards, T1), 13 cards each.  Values (T2): 2-9 face, 10/J/Q/K 10, ace 11; a
+joker in a meld is worth the card it replaces (the lower one when it could replace two), 15 in hand.
+Sets are 3 or 4 cards of one rank, never a repeated suit; runs are 3+ consecutive cards of one suit (the
+ace low in A-2-3 or high in Q-K-A, never K-A-2).  A meld may hold more than one joker (T5 speaks of a set
+with two jokers) but needs one real card.
+
+>>> [check_turkish_meld(m).value for m in ("KH KS KD", "AH 2H 3H", "QH KH AH", "7S * *")]
+[30, 16, 31, 18]
+>>> best_turkish_opening("KH KS KD 5C 6C 7C 2D", TurkishOptions()).to_dict()["opens"]
+True
+
+A hand record (the ``turkish_hand`` event and the batch ``score`` op)::
+
+    {"finisher": 0, "rummy": false, "players": [{"cards": ""}, {"cards": "2C 3D"}, ...]}
+
+>>> score_turkish_hand({"finisher": 1, "rummy": True, "players": [{"cards": "AS *"}, {"cards": ""}]}).scores
+(51, 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from companion.rules._card_melds import MeldCheck, MeldRules, best_melds, check_meld
+from companion.rules._card_sheet import (
+    CardStandings,
+    DealInstructions,
+    card_standings,
+    check_deal_counts,
+    check_fields,
+    deal_instructions,
+    flag,
+    hand_cards,
+    players_list,
+    seat,
+)
+from companion.rules.cards import JOKER, Card, CardsLike, Deck, cards_like, format_cards
+from companion.rules.errors import InvalidHandRecordError, InvalidOptionError
+from companion.rules.explain import Explanation, details, player, texts
+from companion.rules.rami import GoingOut, JokerSwap, RamiOpening, going_out, joker_cards
+
+__all__ = [
+    "PLAYERS",
+    "DECK",
+    "TurkishOptions",
+    "PROFILES",
+    "TurkishHandScore",
+    "turkish_melds",
+    "check_turkish_meld",
+    "best_turkish_opening",
+    "turkish_joker_swap",
+    "turkish_going_out",
+    "turkish_card_value",
+    "score_turkish_hand",
+    "turkish_standings",
+    "turkish_deal",
+]
+
+PLAYERS: tuple[int, ...] = (2, 3, 4, 5, 6)
+"""2-6 players (the seed gives no limit; 106 cards deal 13 each to six with a stock left)."""
+
+DECK = Deck(decks=2, jokers=2)
+"""T1: 2 decks + 2 jokers, 106 cards."""
+
+CARDS_EACH = 13
+
+Direction = Literal["counterclockwise", "clockwise"]
+
+
+@dataclass(frozen=True)
+class TurkishOptions:
+    """Turkish Rummy (RULES.md §T)."""
+
+    opening: Literal[40, 51] = 40
+    """T3: the value the first lay-down must reach (Rummy 40 or Rummy 51)."""
+    joker_penalty: int = 15
+    """T2/T7: what a joker left in hand costs."""
+    rummy_bonus: int = 25
+    """T6/T7: what every other player adds on top of the cards in hand after a Rummy."""
+    low_ace_one: bool = False
+    """T2 house rule: a low ace in A-2-3 is worth 1 instead of 11."""
+    direction: Direction = "counterclockwise"
+    """Which way play and the deal go (Turkish tables play to the right, counter-clockwise)."""
+    hands: int = 5
+    """The number of hands in the match (0 = no fixed number)."""
+    elimination_at: int = 0
+    """The match ends when a total passes this (0 = off); lowest total wins."""
+
+
+PROFILES: dict[str, dict[str, Any]] = {
+    "reference": {},
+    "rummy51": {"opening": 51},
+    "elimination": {"hands": 0, "elimination_at": 101},
+}
+
+
+def _options(options: TurkishOptions | None) -> TurkishOptions:
+    if options is None:
+        return TurkishOptions()
+    if not isinstance(options, TurkishOptions):
+        raise InvalidOptionError(f"options {options!r} are not Turkish Rummy options; use options_for('turkish')")
+    return options
+
+
+def turkish_melds(options: TurkishOptions | None = None) -> MeldRules:
+    """T2: several jokers per meld; the ace 11 everywhere (1 in A-2-3 with ``low_ace_one``)."""
+    return MeldRules(max_jokers=13, low_ace=1 if _options(options).low_ace_one else 11)
+
+
+def check_turkish_meld(cards: CardsLike, options: TurkishOptions | None = None) -> MeldCheck:
+    """T2/T4: one meld's verdict and value."""
+    return check_meld(cards, turkish_melds(options))
+
+
+def best_turkish_opening(cards: CardsLike, options: TurkishOptions | None = None) -> RamiOpening:
+    """T3: the highest total of disjoint valid melds in ``cards``, and whether it reaches the opening."""
+    options = _options(options)
+    return RamiOpening(best_melds(cards, turkish_melds(options)), options.opening)
+
+
+def turkish_joker_swap(meld: CardsLike, cards: CardsLike, *, opened: bool,
+                       options: TurkishOptions | None = None) -> JokerSwap:
+    """T5: free a joker from a laid meld.  A three-card set with one joker: adding both missing suits
+    frees it (one only makes a closed four-card set, the joker stays); with two jokers, adding the two
+    missing cards frees one; a four-card set is closed.  A run: the holder of the represented card swaps it.
+
+    >>> turkish_joker_swap("10H 10S *", "10D 10C", opened=True).freed
+    1
+    >>> turkish_joker_swap("10H 10S *", "10D", opened=True).reason
+    '10D closes the set 10H 10S 10D * (T5): the joker stays'
+    """
+    rules = turkish_melds(options)
+    laid, given = cards_like(meld), cards_like(cards)
+    check = check_meld(laid, rules)
+    jokers = laid.count(JOKER)
+    if not check.valid:
+        return JokerSwap(False, 0, laid, f"the laid meld is not valid: {check.reason}")
+    if not jokers:
+        return JokerSwap(False, 0, laid, f"there is no joker in {format_cards(laid)}")
+    if not opened:
+        return JokerSwap(False, 0, laid, "only a player who has opened may add to the table's melds (T4)")
+    if not given or JOKER in given:
+        return JokerSwap(False, 0, laid, "give the real cards you add")
+    reals = tuple(card for card in laid if not card.is_joker)
+    # "10H * *" reads as a set or a run; the cards added say which the table laid.
+    as_set = check.kind == "set" or (len(reals) == 1 and all(card.rank == reals[0].rank for card in given))
+    if as_set:
+        if len(laid) == 4:
+            return JokerSwap(False, 0, laid, f"{format_cards(laid)} is a closed four-card set (T5)")
+        after = reals + given
+        result = check_meld(after, rules)
+        if not result.valid or len(after) > 4:
+            why = result.reason if not result.valid else "a set has at most 4 cards"
+            return JokerSwap(False, 0, laid, f"{format_cards(given)} cannot join the set: {why}")
+        kept = min(jokers, 4 - len(after))
+        closed = after + (JOKER,) * kept
+        if kept == jokers:
+            return JokerSwap(True, 0, closed, f"{format_cards(given)} closes the set {format_cards(closed)} (T5): "
+                                              f"the joker{'s stay' if jokers > 1 else ' stays'}")
+        freed = jokers - kept
+        return JokerSwap(True, freed, closed, f"{format_cards(given)} fills the set {format_cards(closed)}: "
+                                              f"{'one joker is' if freed == 1 else f'{freed} jokers are'} freed (T5)")
+    stands = joker_cards(laid)
+    if len(given) != 1 or given[0] not in stands:
+        wanted = " or ".join(sorted(card.code for card in stands))
+        return JokerSwap(False, 0, laid, f"a joker in {format_cards(laid)} stands for {wanted}; swap exactly "
+                                         "that card for it (T5)")
+    position = next(i for i, card in enumerate(laid) if card.is_joker)
+    placed = laid[:position] + given + laid[position + 1:]
+    return JokerSwap(True, 1, placed, f"{given[0].code} takes the joker's place: the joker may be used anywhere (T5)")
+
+
+def turkish_going_out(cards: CardsLike, *, opened: bool, options: TurkishOptions | None = None) -> GoingOut:
+    """T6: going out is laying all the cards but one and discarding it.  A player not yet opened who
+    does it all at once (for at least the opening) makes a Rummy.
+
+    >>> turkish_going_out("KH KS KD 5C 6C 7C 9D", opened=False).reason
+    'goes out by discarding 9D: Rummy, everything at once for 48 (at least 40)'
+    """
+    options = _options(options)
+    return going_out(cards, turkish_melds(options), opened=opened, minimum=options.opening, may_lay_last=False,
+                     special="Rummy")
+
+
+def turkish_card_value(card: Card, options: TurkishOptions | None = None) -> int:
+    """T7: what a card left in hand costs: 2-9 face, 10/J/Q/K 10, ace 11, joker 15."""
+    options = _options(options)
+    if card.is_joker:
+        return options.joker_penalty
+    if card.rank == 1:
+        return 11
+    return min(card.rank, 10)
+
+
+@dataclass(frozen=True)
+class TurkishHandScore:
+    """One hand on the Turkish sheet (T7): ``scores[s]`` is what seat ``s`` adds (the finisher 0)."""
+
+    players: int
+    finisher: int
+    rummy: bool
+    scores: tuple[int, ...]
+    explain: tuple[Explanation, ...]
+    per_seat: tuple[tuple[Explanation, ...], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "finisher": self.finisher,
+            "rummy": self.rummy,
+            "scores": list(self.scores),
+            "explain": texts(self.explain),
+            "explain_detail": details(self.explain),
+            "per_seat": [texts(lines) for lines in self.per_seat],
+        }
+
+
+_FIELDS = ("finisher", "rummy", "players")
+
+
+def _who(number: int) -> str:
+    return player(number).capitalize()
+
+
+def score_turkish_hand(hand: Mapping[str, Any], options: TurkishOptions | None = None) -> TurkishHandScore:
+    """Score one recorded Turkish Rummy hand (T6, T7); see the module docstring for the record."""
+    options = _options(options)
+    check_fields(hand, _FIELDS, "a Turkish Rummy hand record")
+    entries = players_list(hand, PLAYERS, "Turkish Rummy")
+    players = len(entries)
+    if hand.get("finisher") is None:
+        raise InvalidHandRecordError("missing field 'finisher': the seat that went out (0 is player 1)")
+    finisher = seat(hand["finisher"], players, "finisher")
+    rummy = flag(hand, "rummy", "the hand record")
+    held: list[tuple[Card, ...] | int] = []
+    for number, entry in enumerate(entries):
+        label = f"player {number + 1}"
+        check_fields(entry, ("cards",), label)
+        if "cards" not in entry:
+            raise InvalidHandRecordError(f"missing field 'cards' for {label}: the cards left in hand, '' for none")
+        held.append(hand_cards(entry["cards"], label))
+    if held[finisher] not in ((), 0):
+        kept = held[finisher]
+        shown = str(kept) if isinstance(kept, int) else format_cards(kept)
+        raise InvalidHandRecordError(f"{player(finisher)} went out but still holds {shown}; give '' for the finisher")
+    check_deal_counts(held, DECK, "Turkish Rummy")
+
+    lines: list[Explanation] = []
+    if rummy:
+        lines.append(Explanation("turkish.rummy", {"finisher": finisher, "bonus": options.rummy_bonus},
+                                 f"{_who(finisher)} made a Rummy, laying the whole hand at once: every other "
+                                 f"player adds {options.rummy_bonus} (T6)."))
+    per_seat: list[tuple[Explanation, ...]] = []
+    scores: list[int] = []
+    for number in range(players):
+        score, line = _seat_score(number, held[number], number == finisher, rummy, options)
+        scores.append(score)
+        per_seat.append((line,))
+    explain = tuple(lines) + tuple(line for seat_lines in per_seat for line in seat_lines)
+    return TurkishHandScore(players, finisher, rummy, tuple(scores), explain, tuple(per_seat))
+
+
+def _seat_score(number: int, held: tuple[Card, ...] | int, finished: bool, rummy: bool,
+                options: TurkishOptions) -> tuple[int, Explanation]:
+    if finished:
+        return 0, Explanation("turkish.finisher", {"seat": number}, f"{_who(number)} went out: 0.")
+    bonus = options.rummy_bonus if rummy else 0
+    extra = f" + {bonus} (Rummy)" if bonus else ""
+    if isinstance(held, int):
+        total = held + bonus
+        return total, Explanation("turkish.typed", {"seat": number, "points": held, "bonus": bonus, "score": total},
+                                  f"{_who(number)} keeps cards worth {held} (typed at the table){extra} = {total}.")
+    values = [turkish_card_value(card, options) for card in held]
+    total = sum(values) + bonus
+    terms = " + ".join(
+        f"{value}{' (joker)' if card.is_joker else ' (ace)' if card.rank == 1 else ''}"
+        for card, value in zip(held, values)) or "0"
+    shown = format_cards(held) if held else "no cards"
+    return total, Explanation(
+        "turkish.cards", {"seat": number, "cards": format_cards(held), "bonus": bonus, "score": total},
+        f"{_who(number)} keeps {shown}: {terms}{extra} = {total}.")
+
+
+def turkish_standings(players: int, hands: Sequence[TurkishHandScore],
+                      options: TurkishOptions | None = None) -> CardStandings:
+    """Replay a Turkish Rummy match: lowest total wins after ``hands`` hands (or when a total passes
+    ``elimination_at``)."""
+    return card_standings("turkish", "T7", players, hands, _options(options), PLAYERS)
+
+
+def turkish_deal(players: int, hand: int, first_dealer: int = 0,
+                 options: TurkishOptions | None = None) -> DealInstructions:
+    """T1: 106 cards, 13 each, one card up to start the discard pile; the deal passes on each hand.
+
+    >>> turkish_deal(4, 1, 0).starter
+    1
+    """
+    options = _options(options)
+    return deal_instructions("turkish", "T1", players=players, hand=hand, first_dealer=first_dealer,
+                             cards_each=CARDS_EACH, direction=options.direction, deck=DECK)
