@@ -1,4 +1,4 @@
-"""The command line: ``okey-companion check|opening|meld|deal|score|options|batch|recognize|serve``.
+"""The command line: ``okey-companion check|opening|meld|deal|score|options|batch|recognize|serve|service``.
 
 Human-readable output by default, ``--json`` for machines.  Bad input never ends in a traceback: the
 message goes to stderr and the exit status is 2.
@@ -341,7 +341,37 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--data-dir", help="where tables are kept (default ~/.okey-companion)")
     serve.add_argument("--threads", type=int, default=8)
+    serve.add_argument("--camera", default="auto",
+                       help="the host camera: auto (default: the Raspberry Pi camera if picamera2 sees one, else "
+                            "camera 0), picamera2, a USB camera number such as 0, or a path such as /dev/video0")
+
+    service = sub.add_parser("service", help="a systemd unit that starts the companion at boot (Raspberry Pi)")
+    action = service.add_mutually_exclusive_group(required=True)
+    action.add_argument("--print", action="store_true", dest="print_unit", help="print the unit")
+    action.add_argument("--install", action="store_true",
+                        help="write it to /etc/systemd/system (as root), enable and start it")
+    service.add_argument("--user", help="the user it runs as (default: the one who ran sudo, else you)")
+    service.add_argument("--data-dir", help="where tables are kept (default: that user's ~/.okey-companion)")
+    service.add_argument("--host", default="0.0.0.0")
+    service.add_argument("--port", type=int, default=8000)
+    service.add_argument("--camera", default="auto", help="as for serve: auto, picamera2, 0, /dev/video0 …")
+    service.add_argument("--unit-dir", help="write the unit here instead (default $OKEY_COMPANION_UNIT_DIR or "
+                                            "/etc/systemd/system)")
+    service.add_argument("--no-start", action="store_true", help="with --install: write it, do not enable it")
     return parser
+
+
+def _service(args: argparse.Namespace) -> int:
+    from companion import service
+
+    settings = service.build_settings(user=args.user, data_dir=args.data_dir, host=args.host, port=args.port,
+                                      camera=args.camera)
+    if args.print_unit:
+        sys.stdout.write(service.render_unit(settings))
+        return 0
+    for line in service.install(settings, service.unit_dir(args.unit_dir), start=not args.no_start):
+        print(line)
+    return 0
 
 
 def _request(args: argparse.Namespace, op: str, **fields: Any) -> dict[str, Any]:
@@ -383,8 +413,10 @@ def _dispatch(args: argparse.Namespace) -> int:
     if command == "serve":
         from companion.web.serve import serve
 
-        serve(host=args.host, port=args.port, data_dir=args.data_dir, threads=args.threads)
+        serve(host=args.host, port=args.port, data_dir=args.data_dir, threads=args.threads, camera=args.camera)
         return 0
+    if command == "service":
+        return _service(args)
     if command == "recognize":
         results = [op_recognize({"image": photo}) for photo in args.photos]
         if args.json:

@@ -252,3 +252,12 @@ def test_pi_lock_keeps_numpy_1_and_skips_the_broken_onnxruntime() -> None:
 
     dependencies = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
     assert any(d.startswith("onnxruntime") and "!=1.21.0" in d for d in dependencies)
+
+
+def test_service_unit_runs_the_installed_script(installed: Path, tmp_path: Path) -> None:
+    result = subprocess.run([str(installed / "okey-companion"), "service", "--print", "--data-dir", "tables"],
+                            cwd=tmp_path, env=_clean_env(), capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    (exec_start,) = [line for line in result.stdout.splitlines() if line.startswith("ExecStart=")]
+    assert exec_start.startswith(f"ExecStart={installed / 'okey-companion'} serve ")
+    assert f"--data-dir {tmp_path / 'tables'}" in exec_start

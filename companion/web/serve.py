@@ -79,13 +79,21 @@ def print_banner(urls: list[str], out: TextIO) -> None:
     out.flush()
 
 
-def serve(*, host: str = "0.0.0.0", port: int = 8000, data_dir: str | Path | None = None, threads: int = 8) -> None:
-    """Serve the companion with waitress on ``host:port`` until interrupted."""
+def serve(*, host: str = "0.0.0.0", port: int = 8000, data_dir: str | Path | None = None, threads: int = 8,
+          camera: str = "auto") -> None:
+    """Serve the companion with waitress on ``host:port`` until interrupted.
+
+    ``camera`` is the host camera of the photo pickers (``auto``, ``picamera2``, ``0``, ``/dev/video0``; see
+    :mod:`vision.camera`); a malformed value raises :class:`vision.camera.CameraError` before anything starts.
+    """
     from waitress import serve as waitress_serve  # type: ignore[import-untyped]
 
     from companion.web import create_app
+    from vision.camera import parse_camera
 
-    config = {"DATA_DIR": str(data_dir)} if data_dir is not None else None
+    config: dict[str, object] = {"CAMERA": parse_camera(camera)}
+    if data_dir is not None:
+        config["DATA_DIR"] = str(data_dir)
     app = create_app(config)
     if host in {"0.0.0.0", ""}:
         addresses = lan_addresses()

@@ -494,10 +494,11 @@ def camera(table_id: str) -> Response:
     if not on_host():
         return render("photo.html", block="result", status=403,
                       error=_("The laptop camera can only be used on the laptop itself."), **context)
-    from vision.camera import CameraError, capture_jpeg
+    from vision import camera as host_camera  # the module, so tests can swap its capture functions
+    from vision.camera import CameraError
 
-    try:
-        data = capture_jpeg(int(current_app.config.get("CAMERA_DEVICE", 0)))
+    try:  # --camera: the Pi camera module (picamera2) or a USB camera (OpenCV); see vision/camera.py
+        data = host_camera.capture(current_app.config.get("CAMERA", "auto"))
     except CameraError as error:
         current_app.logger.warning("host camera: %s", error)
         return render("photo.html", block="result", status=422,
