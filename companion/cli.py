@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from companion import __version__
-from companion.rules.options import normalise_game, option_choices, options_for, options_to_dict
+from companion.rules import GameSpec, find_game
+from companion.rules.options import option_choices, options_for, options_to_dict
+from companion.rules.registry import games
 
 EXIT_BAD_INPUT = 2
 
@@ -39,74 +40,43 @@ def _options(request: Mapping[str, Any], game: str) -> Any:
     return options_for(game, overrides, profile=request.get("profile") or "reference")
 
 
-def op_check(request: Mapping[str, Any]) -> dict[str, Any]:
-    """Okey win check (O5): 14 tiles → verdict and arrangement; 15 tiles → the winning discards."""
-    from companion.rules.win import check_hand
-
-    game = normalise_game(request.get("game") or "okey")
-    result = check_hand(
-        _require(request, "tiles"), indicator=request.get("indicator"), options=_options(request, game)
-    )
-    return result.to_dict()
-
-
-def op_opening(request: Mapping[str, Any]) -> dict[str, Any]:
-    """Okey 101 best opening (H4) of a rack."""
-    from companion.rules.opening import best_opening
-
-    game = normalise_game(request.get("game") or "okey101")
-    result = best_opening(
-        _require(request, "tiles"), indicator=_require(request, "indicator"), options=_options(request, game)
-    )
-    return result.to_dict()
+def _game_of(request: Mapping[str, Any], op: str) -> GameSpec:
+    """The request's game; without one, the first registered game that answers ``op`` (``check`` → okey,
+    ``opening`` → okey101)."""
+    if request.get("game") not in (None, ""):
+        return find_game(request["game"])
+    if op == "score":
+        raise CommandError("missing field 'game' in request")
+    for spec in games():
+        if op in spec.ops or op == "options":
+            return spec
+    raise CommandError(f"no game answers {op!r}")  # pragma: no cover — only registered ops are dispatched
 
 
-def op_meld(request: Mapping[str, Any]) -> dict[str, Any]:
-    """Referee melds as laid out on the table: one meld, or several separated by ``|`` (a 101 opening)."""
-    from companion.rules.melds import check_laid_meld, check_laid_opening
+def game_op(op: str) -> Callable[[Mapping[str, Any]], dict[str, Any]]:
+    """The batch operation ``op`` as the games answer it: the request's game (see :func:`_game_of`), its
+    options, then the function its registry entry lists for ``op``."""
 
-    game = normalise_game(request.get("game") or "okey101")
-    options = _options(request, game)
-    tiles = _require(request, "tiles")
-    if isinstance(tiles, str) and "|" in tiles:
-        return check_laid_opening(tiles, indicator=request.get("indicator"), options=options).to_dict()
-    return check_laid_meld(tiles, indicator=request.get("indicator"), wrap_13_1=options.wrap_13_1).to_dict()
+    def run(request: Mapping[str, Any]) -> dict[str, Any]:
+        spec = _game_of(request, op)
+        if op not in spec.ops:
+            offered = ", ".join(sorted({*spec.ops, "score", "options"}))
+            raise CommandError(f"{spec.title} has no {op!r} operation; it answers: {offered}")
+        options = _options(request, spec.id)
+        return spec.ops[op]({**request, "game": spec.id}, options)
+
+    run.__doc__ = f"Batch ``{op}`` for the games whose registry entry lists it."
+    return run
 
 
 def op_score(request: Mapping[str, Any]) -> dict[str, Any]:
-    """Score one recorded hand: Okey O6 or Okey 101 H6–H7."""
-    from companion.rules.scoring import score_okey101_hand, score_okey_hand
-
-    game = normalise_game(_require(request, "game"))
+    """Score one recorded hand with the game's scoring function (O6, H6–H7, O7 …)."""
+    spec = _game_of(request, "score")
     hand = _require(request, "hand")
     if not isinstance(hand, Mapping):
         raise CommandError(f"field 'hand' must be an object, not {hand!r}")
-    options = _options(request, game)
-    if game == "okey":
-        return score_okey_hand(hand, options).to_dict()  # type: ignore[arg-type]
-    return score_okey101_hand(hand, options).to_dict()  # type: ignore[arg-type]
-
-
-def op_deal(request: Mapping[str, Any]) -> dict[str, Any]:
-    """The formal deal (O2): stacks, leftover tile, indicator and the take list.  Seats are 0-based here."""
-    from companion.rules.deal import plan_deal, roll_deal
-
-    game = normalise_game(request.get("game") or "okey")
-    options = _options(request, game)
-    players = _int_field(request, "players", 4)
-    dealer = _int_field(request, "dealer", 0)
-    dice = request.get("dice")
-    if dice is None:
-        rng = random.Random(request.get("seed"))
-        plan = roll_deal(players=players, dealer=dealer, rng=rng, game=game, options=options)
-    else:
-        if not isinstance(dice, Sequence) or isinstance(dice, str) or len(dice) != 2:
-            raise CommandError(f"field 'dice' must be two numbers such as [5, 2], not {dice!r}")
-        first, second = (_as_int("dice", d) for d in dice)
-        plan = plan_deal(
-            players=players, dealer=dealer, first_roll=first, second_roll=second, game=game, options=options
-        )
-    return plan.to_dict()
+    result: dict[str, Any] = spec.score_hand(hand, _options(request, spec.id)).to_dict()
+    return result
 
 
 def op_recognize(request: Mapping[str, Any]) -> dict[str, Any]:
@@ -122,33 +92,18 @@ def op_recognize(request: Mapping[str, Any]) -> dict[str, Any]:
 
 def op_options(request: Mapping[str, Any]) -> dict[str, Any]:
     """The options of a game with their values in a profile."""
-    game = normalise_game(request.get("game") or "okey")
+    game = _game_of(request, "options").id
     return {"game": game, "options": options_to_dict(_options(request, game))}
 
 
-def _as_int(field: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise CommandError(f"field {field!r} must be a whole number, not {value!r}")
-    try:
-        return int(value)
-    except ValueError:
-        raise CommandError(f"field {field!r} must be a whole number, not {value!r}") from None
-
-
-def _int_field(request: Mapping[str, Any], field: str, default: int) -> int:
-    value = request.get(field, default)
-    return default if value is None else _as_int(field, value)
-
-
 OPERATIONS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
-    "check": op_check,
-    "opening": op_opening,
-    "meld": op_meld,
+    **{op: game_op(op) for spec in games() for op in spec.ops},
     "score": op_score,
-    "deal": op_deal,
     "recognize": op_recognize,
     "options": op_options,
 }
+"""Every batch ``op``: those the games' registry entries list (``check``, ``opening``, ``deal`` …), and
+``score``, ``options``, ``recognize``."""
 
 
 def answer(request: Any) -> dict[str, Any]:
@@ -257,6 +212,14 @@ def render_options(result: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def render_any(result: Mapping[str, Any]) -> str:
+    """A game operation's answer for people: its explanation lines, else its JSON, indented."""
+    explain = result.get("explain")
+    if isinstance(explain, list) and explain and all(isinstance(line, str) for line in explain):
+        return "\n".join(explain)
+    return json.dumps(result, indent=2, ensure_ascii=False)
+
+
 def render_recognition(result: Mapping[str, Any]) -> str:
     tiles = " ".join(t["tile"] + ("?" if t.get("low_confidence") else "") for t in result["tiles"])
     lines = [f"{result['image']}: {len(result['tiles'])} tiles in {result['elapsed_ms']:.0f} ms", f"  {tiles}"]
@@ -264,6 +227,17 @@ def render_recognition(result: Mapping[str, Any]) -> str:
     if any(t.get("low_confidence") for t in result["tiles"]):
         lines.append("  (? = low confidence: check these tiles)")
     return "\n".join(lines)
+
+
+RENDERERS: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "check": render_check,
+    "opening": render_opening,
+    "meld": render_meld,
+    "deal": render_deal,
+    "score": render_score,
+    "options": render_options,
+}
+"""How an operation's answer reads for people (a game operation without one: :func:`render_any`)."""
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -281,15 +255,29 @@ def _parse_option(text: str) -> tuple[str, Any]:
     return name.strip(), parsed
 
 
+def _game_names() -> str:
+    return ", ".join(spec.id for spec in games())
+
+
 def _add_common(parser: argparse.ArgumentParser, *, game: str | None) -> None:
     if game is not None:
-        parser.add_argument("--game", default=game, help=f"okey or okey101 (default {game})")
+        parser.add_argument("--game", default=game, help=f"one of {_game_names()} (default {game})")
     parser.add_argument(
         "--option", "-o", action="append", type=_parse_option, default=[], metavar="NAME=VALUE",
         help="a house-rule option of RULES.md, e.g. -o wrap_13_1=false (repeatable)",
     )
     parser.add_argument("--profile", default="reference", help="a named house-rule profile (default reference)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+
+def _add_game_op(sub: Any, op: str) -> None:
+    """A sub-command for a game operation without a parser of its own: its request fields as NAME=VALUE."""
+    default = next(spec.id for spec in games() if op in spec.ops)
+    doc = (OPERATIONS[op].__doc__ or "").strip().splitlines()
+    parser = sub.add_parser(op, help=doc[0] if doc else f"the {op} operation of a game")
+    _add_common(parser, game=default)
+    parser.add_argument("fields", nargs="*", type=_parse_option, metavar="FIELD=VALUE",
+                        help="the request's fields as in batch, e.g. rack='R1 R2' (JSON values are parsed)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -322,13 +310,17 @@ def build_parser() -> argparse.ArgumentParser:
     deal.add_argument("--dice", type=int, nargs=2, metavar=("FIRST", "SECOND"), help="the two rolls; omit to roll")
     deal.add_argument("--seed", type=int, help="seed for rolling the dice")
 
-    score = sub.add_parser("score", help="score a recorded hand (O6, H6-H7)")
+    score = sub.add_parser("score", help="score a recorded hand (O6, H6-H7, O7 …)")
     _add_common(score, game=None)
-    score.add_argument("--game", required=True, help="okey or okey101")
+    score.add_argument("--game", required=True, help=f"one of {_game_names()}")
     score.add_argument("--hand", required=True, help="a JSON file with the hand (- for stdin)")
 
     options = sub.add_parser("options", help="list the house-rule options of a game")
     _add_common(options, game="okey")
+
+    for op in dict.fromkeys(op for spec in games() for op in spec.ops):
+        if op not in sub.choices:
+            _add_game_op(sub, op)
 
     sub.add_parser("batch", help="answer JSON requests, one per line on stdin (see README)")
 
@@ -426,21 +418,26 @@ def _dispatch(args: argparse.Namespace) -> int:
         return 0
     tiles = " ".join(getattr(args, "tiles", []) or [])
     if command == "check":
-        return _emit(args, op_check(_request(args, "check", indicator=args.indicator, tiles=tiles)), render_check)
+        result = OPERATIONS["check"](_request(args, "check", indicator=args.indicator, tiles=tiles))
+        return _emit(args, result, render_check)
     if command == "opening":
-        result = op_opening(_request(args, "opening", indicator=args.indicator, tiles=tiles))
+        result = OPERATIONS["opening"](_request(args, "opening", indicator=args.indicator, tiles=tiles))
         return _emit(args, result, render_opening)
     if command == "meld":
-        return _emit(args, op_meld(_request(args, "meld", indicator=args.indicator, tiles=tiles)), render_meld)
+        result = OPERATIONS["meld"](_request(args, "meld", indicator=args.indicator, tiles=tiles))
+        return _emit(args, result, render_meld)
     if command == "deal":
         if args.dealer < 1 or args.dealer > args.players:
             raise CommandError(f"--dealer {args.dealer} is not a seat: use 1-{args.players}")
         fields: dict[str, Any] = {"players": args.players, "dealer": args.dealer - 1, "seed": args.seed}
         if args.dice:
             fields["dice"] = list(args.dice)
-        return _emit(args, op_deal(_request(args, "deal", **fields)), render_deal)
+        return _emit(args, OPERATIONS["deal"](_request(args, "deal", **fields)), render_deal)
     if command == "score":
         return _emit(args, op_score(_request(args, "score", hand=_read_hand(args.hand))), render_score)
     if command == "options":
         return _emit(args, op_options(_request(args, "options")), render_options)
+    if command in OPERATIONS:
+        result = OPERATIONS[command](_request(args, command, **dict(args.fields)))
+        return _emit(args, result, RENDERERS.get(command, render_any))
     raise CommandError(f"unknown command {command!r}")  # pragma: no cover — argparse rejects it first

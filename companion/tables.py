@@ -10,7 +10,7 @@ The store keeps the events; :func:`replay` folds them into a frozen :class:`Tabl
 >>> replay(meta, [{"type": "gosterme", "player": 7}])
 Traceback (most recent call last):
 ...
-companion.tables.InvalidEventError: invalid player 7 in gosterme event: seats are 0-3
+companion.rules.errors.InvalidEventError: invalid player 7 in gosterme event: seats are 0-3
 """
 
 from __future__ import annotations
@@ -18,29 +18,14 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Union, cast
+from typing import Any
 
-from companion.rules.deal import DealPlan, next_dealer, plan_deal, reroll_indicator, roll_deal
+from companion.rules.deal import next_dealer
+from companion.rules.errors import InvalidEventError, MissingFieldError
 from companion.rules.explain import Explanation, details, texts
-from companion.rules.options import (
-    GameOptions,
-    Okey101Options,
-    OkeyOptions,
-    normalise_game,
-    options_for,
-    options_to_dict,
-)
-from companion.rules.match import Okey101Standings, OkeyStandings, okey101_standings, okey_standings
-from companion.rules.scoring import (
-    PENALTY_REASONS,
-    Okey101HandScore,
-    OkeyHandScore,
-    score_okey101_hand,
-    score_okey_hand,
-)
-from companion.rules.scoring_101 import pending_penalties
-from companion.rules.scoring_okey import combine_okey_scores, pending_gosterme
-from companion.rules.tiles import Tile, okey_for, tile_like
+from companion.rules.options import GameOptions, options_for, options_to_dict
+from companion.rules.registry import GameSpec, Standings, event_owners, find_game
+from companion.rules.round import Deal, HandResult, Penalty, TableView, event_field, event_int, event_seat
 
 __all__ = [
     "InvalidEventError",
@@ -51,27 +36,13 @@ __all__ = [
     "Penalty",
     "HandRow",
     "TableState",
-    "EVENT_TYPES",
-    "GAME_TITLES",
     "new_meta",
     "prepare_event",
     "replay",
 ]
 
-Standings = Union[OkeyStandings, Okey101Standings]
-HandScore = Union[OkeyHandScore, Okey101HandScore]
-
-GAME_TITLES = {"okey": "Okey", "okey101": "Okey 101"}
 MAX_NAME = 24
 MAX_TABLE_NAME = 60
-
-
-class InvalidEventError(ValueError):
-    """An event that does not fit the table: wrong game, seat out of range, match finished, bad field …"""
-
-
-class MissingFieldError(InvalidEventError):
-    """An event without a field it needs."""
 
 
 class InvalidTableError(ValueError):
@@ -104,6 +75,12 @@ def _check_name(name: object, what: str) -> str:
     return cleaned
 
 
+def _counts(counts: Sequence[int]) -> str:
+    """``2, 3 or 4``."""
+    words = [str(count) for count in counts]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
 def _check_distinct(names: Iterable[str]) -> None:
     seen: set[str] = set()
     for name in names:
@@ -123,87 +100,28 @@ def new_meta(
     name: str | None = None,
     created_at: str = "",
 ) -> TableMeta:
-    """Validated table settings: 2-4 distinct names of at most 24 characters, options for the game."""
-    canonical = normalise_game(game)
-    if not isinstance(players, (list, tuple)) or not 2 <= len(players) <= 4:
-        raise InvalidTableError(f"invalid players {players!r}: a table has 2, 3 or 4 players, as a list of names")
+    """Validated table settings: as many distinct names of at most 24 characters as the game allows,
+    options for the game."""
+    spec = find_game(game)
+    canonical = spec.id
+    if not isinstance(players, (list, tuple)) or len(players) not in spec.players:
+        raise InvalidTableError(
+            f"invalid players {players!r}: a {spec.title} table has {_counts(spec.players)} players, as a list of names"
+        )
     names = tuple(_check_name(player, "player name") for player in players)
     _check_distinct(names)
     chosen = options_for(canonical, options, profile=profile)
-    if chosen.partners and len(names) != 4:
+    if getattr(chosen, "partners", False) and len(names) != 4:
         raise InvalidTableError(f"partners need 4 players, not {len(names)}: turn the partners option off")
     if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer < len(names):
         raise InvalidTableError(f"invalid first dealer {first_dealer!r}: seats are 0-{len(names) - 1}")
     if name is None or not str(name).strip():
-        title = f"{GAME_TITLES[canonical]} – {', '.join(names)}"
+        title = f"{spec.title} – {', '.join(names)}"
     elif not isinstance(name, str) or len(name.strip()) > MAX_TABLE_NAME:
         raise InvalidTableError(f"invalid table name {name!r}: at most {MAX_TABLE_NAME} characters")
     else:
         title = " ".join(name.split())
     return TableMeta(table_id, title, canonical, names, chosen, profile, first_dealer, created_at)
-
-
-@dataclass(frozen=True)
-class Penalty:
-    """A 101 ledger line (H7): ``points`` added to ``player``'s entry of hand ``hand`` (1-based)."""
-
-    hand: int
-    player: int
-    reason: str
-    points: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"hand": self.hand, "player": self.player, "reason": self.reason, "points": self.points}
-
-
-@dataclass(frozen=True)
-class Deal:
-    """The hand being played: its dealer, dice, deal plan, indicator, and what was shown or fined so far
-    (a gösterme, Okey's wrong declarations, 101's extra penalties)."""
-
-    dealer: int
-    plan: DealPlan | None = None
-    rolled: bool = False
-    indicator: Tile | None = None
-    gosterme: tuple[int, ...] = ()
-    penalties: tuple[Penalty, ...] = ()
-    wrong_declarations: tuple[OkeyHandScore, ...] = ()
-
-    @property
-    def started(self) -> bool:
-        """Dice or an indicator are recorded (a 101 penalty before the deal does not start it)."""
-        return bool(self.plan or self.indicator)
-
-    @property
-    def dice(self) -> tuple[int, int] | None:
-        return self.plan.rolls if self.plan else None
-
-    @property
-    def okey(self) -> Tile | None:
-        return okey_for(self.indicator) if self.indicator else None
-
-    @property
-    def false_okey(self) -> Tile | None:
-        """The face the false okeys play as (O3): the okey's."""
-        return self.okey
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "dealer": self.dealer,
-            "dice": list(self.dice) if self.dice else None,
-            "rolled": self.rolled,
-            "plan": self.plan.to_dict() if self.plan else None,
-            "indicator": _code(self.indicator),
-            "okey": _code(self.okey),
-            "false_okey": _code(self.false_okey),
-            "gosterme": list(self.gosterme),
-            "penalties": [p.to_dict() for p in self.penalties],
-            "wrong_declarations": [score.winner for score in self.wrong_declarations],
-        }
-
-
-def _code(tile: Tile | None) -> str | None:
-    return tile.code if tile else None
 
 
 @dataclass(frozen=True)
@@ -267,7 +185,12 @@ class TableState:
     @property
     def teams(self) -> tuple[tuple[int, int], ...] | None:
         """Opposite seats play together when the ``partners`` option is on."""
-        return ((0, 2), (1, 3)) if self.options.partners else None
+        return ((0, 2), (1, 3)) if getattr(self.options, "partners", False) else None
+
+    @property
+    def spec(self) -> GameSpec:
+        """The game's registry entry."""
+        return find_game(self.game)
 
     @property
     def seats(self) -> tuple[dict[str, Any], ...]:
@@ -321,49 +244,30 @@ class TableState:
         }
 
 
-EVENT_TYPES = (
-    "deal", "reroll", "indicator", "gosterme", "okey_hand", "okey101_hand", "penalty", "void_hand", "rename", "amend",
-)
-HAND_EVENTS = ("okey_hand", "okey101_hand")
-"""The events that may end a hand; an ``amend`` event replaces the one that ended a recorded hand."""
-
-
-def _field(event: Mapping[str, Any], name: str) -> Any:
-    if name not in event:
-        raise MissingFieldError(f"missing field {name!r} in {event.get('type')} event")
-    return event[name]
-
-
-def _list_field(record: Mapping[str, Any], name: str) -> list[Any]:
-    value = record.get(name, [])
-    if not isinstance(value, list):
-        raise InvalidEventError(f"invalid {name} {value!r} in the hand: give a list")
-    return value
-
-
-def _int_field(event: Mapping[str, Any], name: str, low: int, high: int, what: str) -> int:
-    value = _field(event, name)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InvalidEventError(f"invalid {name} {value!r} in {event['type']} event: {what}")
-    return int(value)
-
-
 def prepare_event(state: TableState, event: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
-    """The event as it will be recorded: server-side dice rolled now (so replays are deterministic)."""
+    """The event as it will be recorded: what the game completes before storing (the server's dice), so
+    replays are deterministic."""
     prepared = dict(event)
-    if prepared.get("type") == "deal" and prepared.pop("roll", False) and "dice" not in prepared:
-        plan = roll_deal(players=len(state.players), dealer=state.dealer, rng=rng, game=state.game,
-                         options=state.options)
-        if plan.rolls:
-            prepared.update(dice=list(plan.rolls), rolled=True)
+    kind = prepared.get("type")
+    rule = state.spec.events.get(kind) if isinstance(kind, str) else None
+    if rule is not None and rule.prepare is not None:
+        view = TableView(state.game, len(state.players), state.options, state.dealer, state.deal, len(state.hands))
+        prepared = rule.prepare(view, prepared, rng)
     return prepared
 
 
 class _Reducer:
-    """The mutable fold behind :func:`replay`; each ``on_<type>`` applies one event or raises."""
+    """The mutable fold behind :func:`replay`.
+
+    ``rename``, ``amend`` and the game's hand event are handled here, the game's own events (``gosterme``,
+    ``penalty``, ``deal`` …) by the handlers its registry entry lists.  What the hand in play has already
+    cost (a wrong declaration, a +101 penalty) is the game's ``pending`` of the deal: it counts in the
+    standings at once.
+    """
 
     def __init__(self, meta: TableMeta, amendments: Mapping[int, Mapping[str, Any]] | None = None) -> None:
         self.meta = meta
+        self.spec = find_game(meta.game)
         self.players = list(meta.players)
         self.dealer = meta.first_dealer
         self.deal = Deal(meta.first_dealer)
@@ -372,30 +276,48 @@ class _Reducer:
         self.voided = 0
         self.amendments = dict(amendments or {})
         self.amended: set[int] = set()
-        self.pending: HandScore | None = None
+        self.pending: Any = None
         self.outcomes: list[str] = []
         self.standings = self._standings()
 
     def _standings(self) -> Standings:
-        if isinstance(self.meta.options, OkeyOptions):
-            return okey_standings(self.seats, self.scores, self.meta.options,
-                                  pending=cast(Union[OkeyHandScore, None], self.pending))
-        return okey101_standings(self.seats, self.scores, self.meta.options,
-                                 pending=cast(Union[Okey101HandScore, None], self.pending))
+        if self.pending is None:
+            standings: Standings = self.spec.standings(self.seats, self.scores, self.meta.options)
+        else:
+            standings = self.spec.standings(self.seats, self.scores, self.meta.options, pending=self.pending)
+        return standings
 
     @property
     def seats(self) -> int:
         return len(self.players)
 
+    def _view(self) -> TableView:
+        return TableView(self.meta.game, self.seats, self.meta.options, self.dealer, self.deal, len(self.hands))
+
     def apply(self, event: Mapping[str, Any]) -> None:
         if not isinstance(event, Mapping):
             raise InvalidEventError(f"invalid event {event!r}: an event is an object with a 'type'")
-        kind = _field(event, "type")
-        if kind not in EVENT_TYPES:
-            raise InvalidEventError(f"unknown event type {kind!r}; use one of: {', '.join(EVENT_TYPES)}")
-        hands, wrong, voided = len(self.hands), len(self.deal.wrong_declarations), self.voided
-        getattr(self, f"on_{kind}")(event)
-        if len(self.hands) > hands and kind in HAND_EVENTS:
+        kind = event_field(event, "type")
+        if kind not in (*self.spec.event_types, "amend"):
+            self._refuse(kind)
+        hands, deal, wrong, voided = len(self.hands), self.deal, len(self.deal.wrong_declarations), self.voided
+        if kind == "rename":
+            self.on_rename(event)
+        elif kind == "amend":
+            self.on_amend(event)
+        else:
+            self._playing(event)
+            if kind == self.spec.hand_event:
+                self.on_hand(event)
+            else:
+                changed = self.spec.events[kind].apply(self._view(), event)
+                if changed is None:
+                    self._void()
+                else:
+                    self.deal = changed
+        if self.deal is not deal and len(self.hands) == hands:
+            self._book_pending()
+        if len(self.hands) > hands and kind == self.spec.hand_event:
             self.outcomes.append("hand")
         elif len(self.deal.wrong_declarations) > wrong:
             self.outcomes.append("wrong_declaration")
@@ -404,92 +326,35 @@ class _Reducer:
         else:
             self.outcomes.append("")
 
-    def _seat(self, event: Mapping[str, Any]) -> int:
-        return _int_field(event, "player", 0, self.seats - 1, f"seats are 0-{self.seats - 1}")
-
-    def _only(self, game: str, event: Mapping[str, Any]) -> None:
-        if self.meta.game != game:
-            raise InvalidEventError(
-                f"a {event['type']} event belongs to {GAME_TITLES[game]}, and this table plays "
-                f"{GAME_TITLES[self.meta.game]}"
-            )
+    def _refuse(self, kind: Any) -> None:
+        owners = event_owners(kind) if isinstance(kind, str) else ()
+        if not owners:
+            known = (*self.spec.event_types, "amend")
+            raise InvalidEventError(f"unknown event type {kind!r}; use one of: {', '.join(known)}")
+        titles = [spec.title for spec in owners]
+        games = titles[0] if len(titles) == 1 else ", ".join(titles[:-1]) + " and " + titles[-1]
+        raise InvalidEventError(f"a {kind} event belongs to {games}, and this table plays {self.spec.title}")
 
     def _playing(self, event: Mapping[str, Any]) -> None:
         if self.finished:
             raise InvalidEventError(f"the match is already finished: no {event['type']} event (undo to change it)")
 
-    # -- events ---------------------------------------------------------------------------------
-
-    def on_deal(self, event: Mapping[str, Any]) -> None:
-        self._playing(event)
-        if self.deal.started:
-            raise InvalidEventError("this hand's deal is already recorded: undo it to change the dice")
-        quick = isinstance(self.meta.options, OkeyOptions) and self.meta.options.quick_deal
-        dice = event.get("dice") if quick else _field(event, "dice")
-        if dice is None:
-            first = second = None
-        elif isinstance(dice, list) and len(dice) == 2:
-            first, second = dice
-        else:
-            raise InvalidEventError(f"invalid dice {dice!r} in deal event: give the two rolls, e.g. [5, 2]")
-        plan = plan_deal(players=self.seats, dealer=self.dealer, first_roll=first, second_roll=second,
-                         game=self.meta.game, options=self.meta.options)
-        self.deal = replace(self.deal, plan=plan, rolled=bool(event.get("rolled")))
-
-    def on_reroll(self, event: Mapping[str, Any]) -> None:
-        self._playing(event)
-        if self.deal.plan is None:
-            raise InvalidEventError("no deal to reroll: record the deal's dice first")
-        die = _int_field(event, "die", 1, 6, "a die shows 1-6")
-        self.deal = replace(self.deal, plan=reroll_indicator(self.deal.plan, die), indicator=None)
-
-    def on_indicator(self, event: Mapping[str, Any]) -> None:
-        self._playing(event)
-        tile = tile_like(_field(event, "tile"))
-        okey_for(tile)  # refuses a false okey: it is put back and the die rolled again (O2.3)
-        self.deal = replace(self.deal, indicator=tile)
-
-    def on_gosterme(self, event: Mapping[str, Any]) -> None:
-        self._only("okey", event)
-        self._playing(event)
-        seat = self._seat(event)
-        if self.deal.indicator is None:
-            raise InvalidEventError("no indicator yet: record the indicator before a gösterme (O6)")
-        if seat in self.deal.gosterme:
-            raise InvalidEventError(f"player {seat} already showed the indicator this hand: it counts once")
-        self.deal = replace(self.deal, gosterme=(*self.deal.gosterme, seat))
-
-    def on_penalty(self, event: Mapping[str, Any]) -> None:
-        self._only("okey101", event)
-        self._playing(event)
-        seat = self._seat(event)
-        reason = _field(event, "reason")
-        if reason not in PENALTY_REASONS:
-            raise InvalidEventError(
-                f"unknown penalty reason {reason!r} in penalty event; use one of: {', '.join(PENALTY_REASONS)}"
-            )
-        points = cast(Okey101Options, self.meta.options).penalty_points
-        penalty = Penalty(len(self.hands) + 1, seat, reason, points)
-        self.deal = replace(self.deal, penalties=(*self.deal.penalties, penalty))
-        # The +101 counts in the totals at once (H7), on the row of the hand being played.
-        self._set_pending(pending_penalties([{"player": p.player, "reason": p.reason} for p in self.deal.penalties],
-                                            self.seats, cast(Okey101Options, self.meta.options)))
-
-    def _set_pending(self, score: HandScore | None) -> None:
-        self.pending = score
+    def _book_pending(self) -> None:
+        """What the hand in play has cost so far (the game's ``pending``) counts in the standings at once."""
+        self.pending = self.spec.pending(self._view()) if self.spec.pending is not None else None
         self.standings = self._standings()
 
-    def on_void_hand(self, event: Mapping[str, Any]) -> None:
-        self._only("okey101", event)
-        self._playing(event)
+    def _void(self) -> None:
+        """The hand is void: nothing is scored and the same dealer deals it again."""
         self.voided += 1
         self.deal = Deal(self.dealer)
-        self._set_pending(None)
+
+    # -- events every table takes ---------------------------------------------------------------
 
     def on_rename(self, event: Mapping[str, Any]) -> None:
-        seat = self._seat(event)
+        seat = event_seat(self._view(), event)
         try:
-            name = _check_name(_field(event, "name"), "player name")
+            name = _check_name(event_field(event, "name"), "player name")
             _check_distinct([*(n for i, n in enumerate(self.players) if i != seat), name])
         except InvalidTableError as error:
             raise InvalidEventError(str(error)) from None
@@ -499,120 +364,73 @@ class _Reducer:
         """Checked here; applied by :func:`replay`, which re-folds the log with the amended hand in place."""
         if not self.hands:
             raise InvalidEventError("no hand is recorded yet, so there is nothing to correct")
-        number = _int_field(event, "hand", 1, len(self.hands), f"give the number of a recorded hand, 1-{len(self.hands)}")
-        if not isinstance(_field(event, "record"), Mapping):
+        number = event_int(event, "hand", 1, len(self.hands), f"give the number of a recorded hand, 1-{len(self.hands)}")
+        if not isinstance(event_field(event, "record"), Mapping):
             raise InvalidEventError(f"invalid record {event['record']!r} in amend event: give the corrected hand "
                                     "as an object, like the hand event's 'hand'")
         if number not in self.amended:
             raise InvalidEventError(f"hand {number} cannot be corrected this way: the correction must end the hand "
                                     "(a valid win or the stock running out)")
 
-    def _amended_record(self, event: Mapping[str, Any]) -> Mapping[str, Any]:
-        """The event that ends hand ``len(hands) + 1``, with its record replaced by a later correction."""
-        number = len(self.hands) + 1
-        if number not in self.amendments:
-            return event
-        self.amended.add(number)
-        record = dict(self.amendments[number])
-        original = event.get("hand")
-        if "indicator" not in record and isinstance(original, Mapping) and original.get("indicator") is not None:
-            record["indicator"] = original["indicator"]  # the correction keeps the hand's indicator unless it fixes it
-        return {**event, "hand": record}
+    # -- the game's hand event ------------------------------------------------------------------
 
-    def _hand_record(self, event: Mapping[str, Any]) -> dict[str, Any]:
-        hand = _field(event, "hand")
+    def _record_hand(self, hand: Mapping[str, Any], kind: str) -> HandResult:
         if not isinstance(hand, Mapping):
-            raise InvalidEventError(f"invalid hand {hand!r} in {event['type']} event: give the hand as an object")
-        record = dict(hand)
-        if record.get("indicator") is None and self.deal.indicator is not None:
-            record["indicator"] = self.deal.indicator.code
+            raise InvalidEventError(f"invalid hand {hand!r} in {kind} event: give the hand as an object")
+        if self.spec.record_hand is not None:
+            result: HandResult = self.spec.record_hand(self._view(), dict(hand))
+            return result
+        return HandResult(self.spec.score_hand(dict(hand), self.meta.options), record=dict(hand))
+
+    def on_hand(self, event: Mapping[str, Any]) -> None:
+        """The game's ``<id>_hand`` event, scored by the game: the hand ends (its row goes on the sheet, the
+        deal passes on), is void (dealt again), or goes on (a wrong declaration, booked in the hand)."""
+        hand = event_field(event, "hand")
+        result = self._record_hand(hand, event["type"])
+        if result.score is None:
+            self._void()
+            return
+        if not result.over:
+            self.deal = result.deal if result.deal is not None else self.deal
+            self._book_pending()
+            if self.finished:  # what the hand has cost ended the match, and so the hand
+                self._add_hand(self.pending, result.record)
+            return
+        number = len(self.hands) + 1
+        if number in self.amendments:
+            self.amended.add(number)
+            result = self._record_hand(self._correction(number, hand), event["type"])
+            if result.score is None or not result.over:
+                raise InvalidEventError(f"the correction of hand {number} {result.refusal}")
+        self._add_hand(result.score, result.record)
+
+    def _correction(self, number: int, original: Any) -> dict[str, Any]:
+        """The corrected record of hand ``number``; it keeps the hand's indicator unless it fixes it."""
+        record = dict(self.amendments[number])
+        if "indicator" not in record and isinstance(original, Mapping) and original.get("indicator") is not None:
+            record["indicator"] = original["indicator"]
         return record
 
-    def _add_hand(self, score: HandScore, entries: Sequence[int], record: Mapping[str, Any]) -> None:
+    def _add_hand(self, score: Any, record: Mapping[str, Any]) -> None:
         """The hand is over: its row goes on the sheet and the deal passes on."""
         number = len(self.hands) + 1
         self.scores.append(score)
         self.pending = None
         self.standings = self._standings()
-        explain = tuple(texts(score.explain))
-        self.hands.append(HandRow(number, self.dealer, tuple(entries), explain, score.to_dict(),
-                                  amended=number in self.amended, record=record))
+        self.hands.append(HandRow(number, self.dealer, tuple(self.spec.entries(score)), tuple(texts(score.explain)),
+                                  score.to_dict(), amended=number in self.amended, record=dict(record)))
         self.dealer = next_dealer(self.dealer, self.seats)
         self.deal = Deal(self.dealer)
-
-    def on_okey_hand(self, event: Mapping[str, Any]) -> None:
-        self._only("okey", event)
-        self._playing(event)
-        options = cast(OkeyOptions, self.meta.options)
-        hand = self._hand_record(event)
-        hand.setdefault("players", self.seats)
-        given = _list_field(hand, "gosterme")
-        shown = [*self.deal.gosterme, *(seat for seat in given if seat not in self.deal.gosterme)]
-        score = score_okey_hand({**hand, "gosterme": shown}, options)
-        if not score.valid:
-            # A wrong declaration costs the declarer and play goes on (O5): the same hand and dealer, the
-            # penalty in the totals at once, a gösterme still waiting for the hand's end.
-            wrong = score_okey_hand({**hand, "gosterme": []}, options)
-            self.deal = replace(self.deal, gosterme=tuple(shown), wrong_declarations=(*self.deal.wrong_declarations, wrong))
-            self._set_pending(combine_okey_scores(self.deal.wrong_declarations))
-            if self.finished:  # the declarer is down to 0: the match, and so the hand, is over
-                self._add_okey_hand(cast(OkeyHandScore, self.pending), {**hand, "gosterme": shown})
-            return
-        amended = self._amended_record(event)
-        if amended is not event:
-            hand = self._hand_record(amended)
-            hand.setdefault("players", self.seats)
-            given = _list_field(hand, "gosterme")
-            shown = [*self.deal.gosterme, *(seat for seat in given if seat not in self.deal.gosterme)]
-            score = score_okey_hand({**hand, "gosterme": shown}, options)
-            if not score.valid:
-                raise InvalidEventError(f"the correction of hand {len(self.hands) + 1} is not a valid win: {score.reason}; "
-                                        "record a valid win or the stock running out")
-        self._add_okey_hand(combine_okey_scores([*self.deal.wrong_declarations, score]), {**hand, "gosterme": shown})
-
-    def _add_okey_hand(self, score: OkeyHandScore, record: Mapping[str, Any]) -> None:
-        self._add_hand(score, score.team_deltas if score.team_deltas is not None else score.deltas, record)
-
-    def on_okey101_hand(self, event: Mapping[str, Any]) -> None:
-        self._only("okey101", event)
-        self._playing(event)
-        score, record = self._score_101(event)
-        if score.void:
-            self.voided += 1
-            self.deal = Deal(self.dealer)
-            self._set_pending(None)
-            return
-        amended = self._amended_record(event)
-        if amended is not event:
-            score, record = self._score_101(amended)
-            if score.void:
-                raise InvalidEventError(f"the correction of hand {len(self.hands) + 1} makes it void: undo the hand "
-                                        "instead, or correct it with the players' scores")
-        entries = score.team_scores if score.team_scores is not None else score.scores
-        self._add_hand(score, entries, record)
-
-    def _score_101(self, event: Mapping[str, Any]) -> tuple[Okey101HandScore, dict[str, Any]]:
-        """The score of a 101 hand event and its record (the extra penalties of the hand not included)."""
-        hand = self._hand_record(event)
-        pending = [{"player": p.player, "reason": p.reason} for p in self.deal.penalties]
-        scored = {**hand, "penalties": [*pending, *_list_field(hand, "penalties")]}
-        return score_okey101_hand(scored, cast(Okey101Options, self.meta.options)), hand
 
     # -- results --------------------------------------------------------------------------------
 
     @property
     def finished(self) -> bool:
-        return self.standings.finished
+        return bool(self.standings.finished)
 
     def state(self, version: int) -> TableState:
         standings = self.standings
-        if isinstance(standings, OkeyStandings):
-            totals = standings.team_points or standings.points
-            ledger: tuple[Penalty, ...] = ()
-        else:
-            totals = standings.team_totals or standings.totals
-            ledger = tuple(Penalty(e.hand, e.seat, e.reason, e.points) for e in standings.ledger)
-            ledger = tuple(p for p in ledger if p.hand <= len(self.hands)) + self.deal.penalties
+        ledger = tuple(p for p in self.spec.ledger(standings) if p.hand <= len(self.hands)) + self.deal.penalties
         return TableState(
             id=self.meta.id,
             name=self.meta.name,
@@ -624,7 +442,7 @@ class _Reducer:
             deal=self.deal,
             hands=tuple(self.hands),
             penalties=ledger,
-            totals=tuple(totals),
+            totals=tuple(self.spec.totals(standings)),
             standings=standings,
             finished=standings.finished,
             winners=standings.winners,
@@ -638,20 +456,18 @@ class _Reducer:
     def _current_row(self) -> HandRow | None:
         """The row of the hand being played: what it cost so far (in the totals) and what is waiting."""
         waiting: tuple[Explanation, ...] = ()
-        if isinstance(self.meta.options, OkeyOptions) and self.deal.gosterme and not self.finished:
-            waiting = pending_gosterme(self.deal.gosterme, self.meta.options)
+        if self.spec.waiting is not None and not self.finished:
+            waiting = tuple(self.spec.waiting(self._view()))
         if self.pending is None and not waiting:
             return None
-        lines = (self.pending.explain if self.pending else ()) + waiting
-        if isinstance(self.pending, OkeyHandScore):
-            entries = self.pending.team_deltas or self.pending.deltas
-        elif isinstance(self.pending, Okey101HandScore):
-            entries = self.pending.team_scores or self.pending.scores
+        lines = (tuple(self.pending.explain) if self.pending is not None else ()) + waiting
+        if self.pending is not None:
+            entries = tuple(self.spec.entries(self.pending))
         else:
-            entries = (0,) * (2 if self.meta.options.partners else self.seats)
-        result = {**(self.pending.to_dict() if self.pending else {}), "explain": texts(lines),
+            entries = (0,) * (2 if getattr(self.meta.options, "partners", False) else self.seats)
+        result = {**(self.pending.to_dict() if self.pending is not None else {}), "explain": texts(lines),
                   "explain_detail": details(lines)}
-        return HandRow(len(self.hands) + 1, self.dealer, tuple(entries), tuple(texts(lines)), result, pending=True)
+        return HandRow(len(self.hands) + 1, self.dealer, entries, tuple(texts(lines)), result, pending=True)
 
 
 def replay(meta: TableMeta, events: Iterable[Mapping[str, Any]], *, version: int | None = None) -> TableState:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.rules import options
+from companion.rules import registry
 
 ROOT = Path(__file__).resolve().parent.parent
 RULE_BOOK = ROOT / "docs" / "rules.md"
@@ -51,10 +51,10 @@ def test_every_cited_rule_id_has_an_anchor_in_the_rule_book() -> None:
     assert not missing, f'add <a id="…"></a> before these rules in docs/rules.md (cited in): {missing}'
 
 
-@pytest.mark.parametrize("game", sorted(options.GAMES))
+@pytest.mark.parametrize("game", sorted(spec.id for spec in registry.games()))
 def test_every_option_of_every_game_is_named_in_the_rule_book(game: str) -> None:
     text = RULE_BOOK.read_text(encoding="utf-8")
-    missing = [f.name for f in dataclasses.fields(options.GAMES[game]) if f"`{f.name}`" not in text]
+    missing = [f.name for f in dataclasses.fields(registry.find_game(game).options) if f"`{f.name}`" not in text]
     assert not missing, f"options of {game} not named in docs/rules.md (add them to its options table): {missing}"
 
 

@@ -5,8 +5,8 @@ import dataclasses
 import pytest
 
 from companion.rules.errors import InvalidOptionError
+from companion.rules.registry import games
 from companion.rules.options import (
-    PROFILES,
     Okey101Options,
     OkeyOptions,
     normalise_game,
@@ -79,9 +79,9 @@ def test_bad_option_values_are_explained(overrides, fragment):
 
 
 def test_every_profile_builds_and_unknown_profiles_are_refused():
-    for game, profiles in PROFILES.items():
-        for profile in profiles:
-            options_for(game, profile=profile)
+    for spec in games():
+        for profile in spec.profiles:
+            options_for(spec.id, profile=profile)
     assert isinstance(options_for("okey", profile="kahvehane"), OkeyOptions)
     with pytest.raises(InvalidOptionError, match="unknown profile 'house'"):
         options_for("okey", profile="house")
@@ -95,5 +95,5 @@ def test_game_aliases():
 
 
 def test_option_choices_cover_every_field():
-    for game, cls in (("okey", OkeyOptions), ("okey101", Okey101Options)):
-        assert set(option_choices(game)) == {f.name for f in dataclasses.fields(cls)}
+    for spec in games():
+        assert set(option_choices(spec.id)) == {f.name for f in dataclasses.fields(spec.options)}

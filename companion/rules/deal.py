@@ -33,7 +33,8 @@ from typing import Any, Literal
 
 from companion.rules.errors import InvalidDealError, InvalidOptionError
 from companion.rules.explain import Explanation, details, ordinal, player, texts
-from companion.rules.options import GameOptions, Okey101Options, OkeyOptions, normalise_game, options_for
+from companion.rules.options import GameOptions, options_for
+from companion.rules.registry import GameSpec, find_game
 
 __all__ = [
     "STACKS",
@@ -180,13 +181,14 @@ def plan_deal(
     dealer has the extra ones (:func:`default_stacks_in_front`).  With Okey's ``quick_deal`` option the
     dice are not used and the plan has no stacks.
     """
-    canonical = normalise_game(game)
-    chosen_options = _options(canonical, options)
+    spec = find_game(game)
+    canonical = spec.id
+    chosen_options = _options(spec, options)
+    per_seat = _deal_tiles(spec)
     _check_seats(players, dealer)
     starter = _starter(chosen_options, players, dealer)
-    per_seat, starter_tiles = (21, 22) if canonical == "okey101" else (14, 15)
-    tiles_per_seat = tuple(starter_tiles if seat == starter else per_seat for seat in range(players))
-    if isinstance(chosen_options, OkeyOptions) and chosen_options.quick_deal:
+    tiles_per_seat = tuple(per_seat + 1 if seat == starter else per_seat for seat in range(players))
+    if getattr(chosen_options, "quick_deal", False):
         return DealPlan(canonical, players, dealer, starter, None, (), None, None, (), tiles_per_seat)
     if first_roll is None or second_roll is None:
         raise InvalidDealError("the formal deal needs both dice rolls (first_roll and second_roll, 1-6)")
@@ -196,7 +198,7 @@ def plan_deal(
     seats_from_dealer = [(dealer + offset) % players for offset in range(players)]
     owners = [seat for seat in seats_from_dealer for _ in range(in_front[seat])]
     chosen = (first_roll - 1) % STACKS
-    demands = _demands(canonical, players, starter)
+    demands = _demands(per_seat, players, starter)
     takes, letters = _distribute(demands, chosen)
     stacks = tuple(
         Stack(index, owners[index], STACK_SIZE + (index == chosen), letters.get(index)) for index in range(STACKS)
@@ -228,13 +230,18 @@ def roll_deal(
     )
 
 
-def _options(game: str, options: GameOptions | None) -> GameOptions:
+def _options(spec: GameSpec, options: GameOptions | None) -> GameOptions:
     if options is None:
-        return options_for(game)
-    expected = OkeyOptions if game == "okey" else Okey101Options
-    if not isinstance(options, expected):
-        raise InvalidOptionError(f"options {options!r} are not {game} options; use options_for({game!r})")
+        return options_for(spec.id)
+    if not isinstance(options, spec.options):
+        raise InvalidOptionError(f"options {options!r} are not {spec.id} options; use options_for({spec.id!r})")
     return options
+
+
+def _deal_tiles(spec: GameSpec) -> int:
+    if spec.deal_tiles is None:
+        raise InvalidDealError(f"{spec.title} has no dice deal (O2): its tables record hands only")
+    return spec.deal_tiles
 
 
 def _check_seats(players: int, dealer: int) -> None:
@@ -252,7 +259,8 @@ def _check_roll(name: str, roll: int) -> None:
 
 
 def _starter(options: GameOptions, players: int, dealer: int) -> int:
-    if isinstance(options, Okey101Options) and options.starter == "dealer":
+    """The player on the dealer's right starts, unless the game's ``starter`` option says the dealer (H2, O7)."""
+    if getattr(options, "starter", "right_of_dealer") == "dealer":
         return dealer
     return (dealer + 1) % players
 
@@ -273,9 +281,11 @@ def _stacks_in_front(players: int, dealer: int, stacks_in_front: Sequence[int] |
     return counts
 
 
-def _demands(game: str, players: int, starter: int) -> list[tuple[int, int]]:
-    """(seat, tiles) in the order the seats take them: whole stacks round the table, then the remainder."""
-    whole_rounds, starter_extra, other_extra = (4, 2, 1) if game == "okey101" else (2, STACK_SIZE, 4)
+def _demands(per_seat: int, players: int, starter: int) -> list[tuple[int, int]]:
+    """(seat, tiles) in the order the seats take them: whole stacks round the table, then the remainder
+    (O2.4: 14 tiles = 2 stacks + 4, the starter 3 stacks; H2: 21 tiles = 4 stacks + 1, the starter + 2)."""
+    whole_rounds, other_extra = divmod(per_seat, STACK_SIZE)
+    starter_extra = other_extra + 1
     order = [(starter + offset) % players for offset in range(players)]
     demands = [(seat, STACK_SIZE) for _ in range(whole_rounds) for seat in order]
     demands.append((starter, starter_extra))

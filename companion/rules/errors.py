@@ -31,3 +31,15 @@ class InvalidHandRecordError(RulesError):
 
 class InvalidCardError(RulesError):
     """A card code that is not in the card notation (``AS``, ``10H``, ``*``)."""
+
+
+class InvalidEventError(RulesError):
+    """An event that does not fit the table: wrong game, seat out of range, match finished, bad field …"""
+
+
+class MissingFieldError(InvalidEventError):
+    """An event without a field it needs."""
+
+
+class InvalidRequestError(RulesError):
+    """A batch or command-line request without a field it needs, or with a field of the wrong shape."""

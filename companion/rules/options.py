@@ -1,6 +1,8 @@
-"""House-rule options (RULES.md §O and §H) as frozen dataclasses, with named profiles.
+"""House-rule options as frozen dataclasses, with named profiles, validated for any registered game.
 
-Variants are data: code branches on option fields, never on a profile's name.
+Each game declares its options class and profiles in its registry entry (:mod:`companion.rules.registry`);
+Okey's (RULES.md §O) and Okey 101's (§H) classes are here.  Variants are data: code branches on option
+fields, never on a profile's name.
 
 >>> options_for("okey").wrap_13_1, options_for("okey101").wrap_13_1
 (True, False)
@@ -18,16 +20,15 @@ import dataclasses
 import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from companion.rules.errors import InvalidOptionError
+from companion.rules.registry import find_game
 
 __all__ = [
     "OkeyOptions",
     "Okey101Options",
     "GameOptions",
-    "GAMES",
-    "PROFILES",
     "options_for",
     "options_to_dict",
     "option_choices",
@@ -110,62 +111,27 @@ class Okey101Options:
     """O3: the indicator is the last tile drawn."""
 
 
-GameOptions = Union[OkeyOptions, Okey101Options]
-
-GAMES: dict[str, type[OkeyOptions] | type[Okey101Options]] = {
-    "okey": OkeyOptions,
-    "okey101": Okey101Options,
-}
-
-_GAME_ALIASES = {
-    "okey": "okey",
-    "duz": "okey",
-    "duz_okey": "okey",
-    "düz okey": "okey",
-    "okey101": "okey101",
-    "okey_101": "okey101",
-    "101": "okey101",
-    "okey-101": "okey101",
-    "101 okey": "okey101",
-}
-
-_VALID_NUMBERS: dict[str, tuple[int, ...]] = {"hands": (3, 5, 7, 9, 11)}
-
-# Named profiles per game: overrides of the defaults.  "reference" is the rule book's defaults.
-PROFILES: dict[str, dict[str, dict[str, Any]]] = {
-    "okey": {
-        "reference": {},
-        "kahvehane": {"pairs_and_okey_discard": 8, "colour_hand": "any"},
-        "partners": {"partners": True},
-    },
-    "okey101": {
-        "reference": {},
-        "no_doublings": {"multipliers": False},
-        "partners": {"partners": True},
-        "dealer_starts": {"starter": "dealer"},
-    },
-}
+GameOptions = Any
+"""An instance of a game's options class (see its registry entry)."""
 
 
 def normalise_game(game: str) -> str:
     """The canonical game name for ``game`` (``"101"`` → ``"okey101"``)."""
-    key = str(game).strip().lower()
-    if key in _GAME_ALIASES:
-        return _GAME_ALIASES[key]
-    raise InvalidOptionError(f"unknown game {game!r}; use one of: {', '.join(GAMES)}")
+    return find_game(game).id
 
 
 def option_choices(game: str) -> dict[str, tuple[Any, ...] | type]:
     """For each option of ``game``: its allowed values (a tuple) or its type (``bool``/``int``)."""
-    cls = GAMES[normalise_game(game)]
+    spec = find_game(game)
+    cls = spec.options
     hints = get_type_hints(cls)
     choices: dict[str, tuple[Any, ...] | type] = {}
     for field in dataclasses.fields(cls):
         hint = hints[field.name]
         if get_origin(hint) is Literal:
             choices[field.name] = get_args(hint)
-        elif field.name in _VALID_NUMBERS:
-            choices[field.name] = _VALID_NUMBERS[field.name]
+        elif field.name in spec.option_numbers:
+            choices[field.name] = spec.option_numbers[field.name]
         else:
             choices[field.name] = hint
     return choices
@@ -204,8 +170,9 @@ def options_for(
     game: str, overrides: Mapping[str, Any] | None = None, *, profile: str = "reference"
 ) -> GameOptions:
     """The options of ``game``: the named ``profile`` with ``overrides`` applied, validated."""
-    canonical = normalise_game(game)
-    profiles = PROFILES[canonical]
+    spec = find_game(game)
+    canonical = spec.id
+    profiles = spec.profiles
     if profile not in profiles:
         raise InvalidOptionError(
             f"unknown profile {profile!r} for {canonical}; use one of: {', '.join(profiles)}"
@@ -220,7 +187,7 @@ def options_for(
             hint = f"; did you mean {close[0]!r}?" if close else f"; known options: {', '.join(choices)}"
             raise InvalidOptionError(f"unknown option {name!r} for {canonical}{hint}")
         values[name] = _coerce(canonical, name, value, choices[name])
-    return GAMES[canonical](**values)
+    return spec.options(**values)
 
 
 def options_to_dict(options: GameOptions) -> dict[str, Any]:

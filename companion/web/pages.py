@@ -17,19 +17,20 @@ from flask_babel import lazy_gettext as _l
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
-from companion.rules.options import PROFILES, normalise_game, option_choices, options_for, options_to_dict
+from companion.rules.options import normalise_game, option_choices, options_for, options_to_dict
+from companion.rules.registry import find_game, games
 from companion.web import i18n
 from companion.web.api import get_store, remember_pin
 from companion.web.views_base import csrf_token, event_token, form_int, form_text, html_blueprint, render
 from companion.web.views_deal import dice_rng
 from companion.web.views_text import (
-    GAME_LABELS,
     PROFILE_LABELS,
     engine_text,
     event_label,
     event_summary,
     record_lines,
     explain,
+    game_label,
     option_rows,
     penalty_reason,
 )
@@ -54,7 +55,7 @@ def _profile_options(game: str, profile: str) -> tuple[str, dict[str, Any]]:
     A named profile of the game stands for itself; ``table:<id>`` for that earlier table's rules (the new
     table records them as overrides of the reference rules); anything else for the reference rules.
     """
-    if profile in PROFILES[game]:
+    if profile in find_game(game).profiles:
         return profile, options_to_dict(options_for(game, profile=profile))
     if profile.startswith(TABLE_PROFILE):
         try:
@@ -75,7 +76,7 @@ def _options_context(game: str, profile: str, values: dict[str, Any] | None = No
     return {
         "game": game,
         "profile": profile,
-        "profiles": [(name, PROFILE_LABELS.get(name, name)) for name in PROFILES[game]] + earlier,
+        "profiles": [(name, PROFILE_LABELS.get(name, name)) for name in find_game(game).profiles] + earlier,
         "option_rows": option_rows(option_choices(game), current),
     }
 
@@ -83,13 +84,13 @@ def _options_context(game: str, profile: str, values: dict[str, Any] | None = No
 def _home_context(**extra: Any) -> dict[str, Any]:
     store = get_store()
     context: dict[str, Any] = {
-        "games": list(GAME_LABELS.items()),
+        "games": [(spec.id, game_label(spec.id)) for spec in games()],
         "tables": store.list_tables(),
         "known_names": store.known_player_names(),
         "form": {},
         "max_players": MAX_PLAYERS,
     }
-    context.update(_options_context("okey", "reference"))
+    context.update(_options_context(games()[0].id, "reference"))
     context.update(extra)
     return context
 
@@ -102,7 +103,7 @@ def home() -> Response:
 @bp.get("/new/options")
 def new_table_options() -> Response:
     """The house-rule fieldset for a game and profile (htmx swaps it when either changes)."""
-    context = _options_context(request.args.get("game", "okey"), request.args.get("profile", "reference"))
+    context = _options_context(request.args.get("game", games()[0].id), request.args.get("profile", "reference"))
     return render("home.html", block="options", **_home_context(**context))
 
 
@@ -139,7 +140,7 @@ def _players() -> list[str]:
 
 @bp.post("/new")
 def new_table() -> Response:
-    game = normalise_game(form_text("game", "okey"))
+    game = normalise_game(form_text("game", games()[0].id))
     chosen = form_text("profile", "reference")
     profile, profile_values = _profile_options(game, chosen)
     options = _submitted_options(game)
@@ -228,13 +229,13 @@ def _page_error_handler(app: Flask) -> Callable[[HTTPException], Any]:
 
 def init_app(app: Flask) -> None:
     """Register the HTML blueprints, languages, the CSRF token and the error pages."""
-    from companion.web import views_deal, views_hands, views_table
+    from companion.web import views_deal, views_hands, views_okey_points, views_table
 
     i18n.init_i18n(app)
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.globals["event_token"] = event_token
     app.jinja_env.globals["on_host"] = views_hands.on_host
-    app.jinja_env.globals["game_label"] = lambda game: GAME_LABELS.get(game, game)
+    app.jinja_env.globals["game_label"] = game_label
     app.jinja_env.globals["penalty_reason"] = penalty_reason
     app.jinja_env.globals["event_label"] = event_label
     app.jinja_env.globals["event_summary"] = event_summary
@@ -242,7 +243,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["explain"] = explain
     app.jinja_env.filters["local_time"] = local_time
     app.jinja_env.filters["engine_text"] = engine_text
-    for blueprint in (bp, views_table.bp, views_deal.bp, views_hands.bp):
+    for blueprint in (bp, views_table.bp, views_deal.bp, views_hands.bp, views_okey_points.bp):
         app.register_blueprint(blueprint)
     handler = _page_error_handler(app)
     for code in PAGE_ERRORS:

@@ -29,7 +29,7 @@ from companion.web.api import get_store
 from companion.web.security import host_is_local, peer_is_loopback
 from companion.web.views_base import form_int, form_text, html_blueprint, render
 from companion.web.views_table import record, require_editor
-from companion.web.views_text import engine_text
+from companion.web.views_text import engine_text, game_label
 
 bp = html_blueprint("hands", __name__, url_prefix="/t")
 
@@ -40,7 +40,7 @@ def _state(table_id: str) -> TableState:
     return get_store().get(table_id)
 
 
-def _amending(state: TableState) -> HandRow | None:
+def amending(state: TableState) -> HandRow | None:
     """The recorded hand a form corrects (``?amend=N``, or the form's ``amend`` field), else ``None``."""
     raw = str(request.values.get("amend", "")).strip()
     if not raw:
@@ -51,8 +51,10 @@ def _amending(state: TableState) -> HandRow | None:
     return state.hands[number - 1]
 
 
-def _indicator(state: TableState) -> str:
-    if state.deal.indicator is None or _amending(state) is not None:
+def indicator_of(state: TableState) -> str:
+    """The indicator of the hand in play, or the one typed on the form (none turned up in the app, or a
+    recorded hand being corrected)."""
+    if state.deal.indicator is None or amending(state) is not None:
         indicator = form_text("indicator")
         tiles = parse_tiles(indicator) if indicator else ()
         if len(tiles) != 1:
@@ -61,7 +63,7 @@ def _indicator(state: TableState) -> str:
     return state.deal.indicator.code
 
 
-def _recorded(before: TableState, state: TableState, corrected: HandRow | None = None) -> Response:
+def after_recording(before: TableState, state: TableState, corrected: HandRow | None = None) -> Response:
     """Back to the table, saying what happened and who deals next (journey 3)."""
     if corrected is not None:
         flash(_("Hand %(n)d corrected: every total after it is recomputed. The history keeps both versions.",
@@ -94,13 +96,13 @@ def _okey_hand(state: TableState) -> dict[str, Any]:
     if len(discard) != 1:
         raise ValueError(_("Enter the one tile the winner discarded last (you entered %(n)d).", n=len(discard)))
     return {"winner": winner, "tiles": format_tiles(tiles), "discard": discard[0].code,
-            "indicator": _indicator(state)}
+            "indicator": indicator_of(state)}
 
 
 def _okey_verdict(state: TableState) -> dict[str, Any]:
     hand = _okey_hand(state)
-    options = cast(OkeyOptions, state.options)  # _okey_only checked the game
-    corrected = _amending(state)
+    options = cast(OkeyOptions, state.options)  # only_for checked the game
+    corrected = amending(state)
     shown = list(corrected.record.get("gosterme", [])) if corrected else list(state.deal.gosterme)
     score = score_okey_hand({**hand, "players": len(state.players), "gosterme": shown}, options)
     waiting: tuple[Any, ...] = ()
@@ -111,19 +113,21 @@ def _okey_verdict(state: TableState) -> dict[str, Any]:
     return {"hand": hand, "score": score, "win": win, "waiting": waiting}
 
 
-def _verdict_fragment(template: str, verdict_of: Callable[[TableState], dict[str, Any]], state: TableState) -> Response:
+def verdict_fragment(template: str, verdict_of: Callable[[TableState], dict[str, Any]], state: TableState) -> Response:
     """The ``verdict`` block of ``template``: what the form would record, or why it cannot (422); nothing recorded."""
     try:
         verdict = verdict_of(state)
     except ValueError as error:
-        return render(template, block="verdict", status=422, state=state, table_id=state.id,
+        return render(template, block="verdict", status=422, state=state, table_id=state.id, form={},
                       error=engine_text(str(error)))
-    return render(template, block="verdict", state=state, table_id=state.id, **verdict)
+    return render(template, block="verdict", state=state, table_id=state.id, form={}, **verdict)
 
 
-def _okey_only(state: TableState) -> None:
-    if state.game != "okey":
-        raise ValueError(_("This table plays Okey 101: use the end-of-hand form."))
+def only_for(state: TableState, game: str) -> None:
+    """Refuse a game's own form on a table of another game (its scorekeeper card links the right one)."""
+    if state.game != game:
+        raise ValueError(_("This table plays %(game)s: use the end-of-hand button of its table page.",
+                           game=game_label(state.game)))
 
 
 @bp.get("/<table_id>/win")
@@ -131,7 +135,7 @@ def okey_win(table_id: str) -> Response:
     if (denied := require_editor(table_id)) is not None:
         return denied
     state = _state(table_id)
-    corrected = _amending(state)
+    corrected = amending(state)
     form = _okey_form(corrected.record) if corrected else {}
     return render("okey_win.html", state=state, table_id=state.id, form=form, amend=corrected)
 
@@ -147,8 +151,8 @@ def _okey_form(record: Mapping[str, Any]) -> dict[str, str]:
 def okey_win_check(table_id: str) -> Response:
     """The verdict fragment: the arrangement found (or why not) and what it scores, nothing recorded."""
     state = _state(table_id)
-    _okey_only(state)
-    return _verdict_fragment("okey_win.html", _okey_verdict, state)
+    only_for(state, "okey")
+    return verdict_fragment("okey_win.html", _okey_verdict, state)
 
 
 @bp.post("/<table_id>/win")
@@ -156,23 +160,23 @@ def okey_win_record(table_id: str) -> Response:
     if (denied := require_editor(table_id)) is not None:
         return denied
     state = _state(table_id)
-    _okey_only(state)
-    corrected = _amending(state)
+    only_for(state, "okey")
+    corrected = amending(state)
     try:
         if "stock_exhausted" in request.form:
             hand: dict[str, Any] = {"winner": None}
             if state.deal.indicator is None or corrected is not None:
-                hand["indicator"] = _indicator(state)
+                hand["indicator"] = indicator_of(state)
         else:
             hand = _okey_hand(state)
-        recorded = record(table_id, _hand_event("okey_hand", hand, corrected))
+        recorded = record(table_id, hand_event("okey_hand", hand, corrected))
     except ValueError as error:
         return render("okey_win.html", status=422, state=state, table_id=state.id, error=engine_text(str(error)),
                       form=request.form, amend=corrected)
-    return _recorded(state, recorded, corrected)
+    return after_recording(state, recorded, corrected)
 
 
-def _hand_event(kind: str, hand: dict[str, Any], corrected: HandRow | None) -> dict[str, Any]:
+def hand_event(kind: str, hand: dict[str, Any], corrected: HandRow | None) -> dict[str, Any]:
     """The event a hand form records: the hand, or the correction of a recorded one (``amend``)."""
     if corrected is None:
         return {"type": kind, "hand": hand}
@@ -206,7 +210,7 @@ def _okey101_hand(state: TableState) -> dict[str, Any]:
     if finisher is not None and players[finisher]["opened"] is None:
         players[finisher]["opened"] = "melds"  # whoever finished has opened (H5); melds unless told pairs
     return {
-        "indicator": _indicator(state),
+        "indicator": indicator_of(state),
         "finisher": finisher,
         "finish": "okey_discard" if form_text("finish") == "okey_discard" else "normal",
         "elden": "elden" in request.form,
@@ -225,17 +229,12 @@ def _rack_sums(hand: dict[str, Any]) -> list[int]:
 
 def _okey101_verdict(state: TableState) -> dict[str, Any]:
     hand = _okey101_hand(state)
-    options = cast(Okey101Options, state.options)  # _okey101_only checked the game
-    corrected = _amending(state)
+    options = cast(Okey101Options, state.options)  # only_for checked the game
+    corrected = amending(state)
     pending = ([{"player": p["seat"], "reason": p["reason"]} for p in corrected.result.get("penalty_entries", [])]
                if corrected else [{"player": p.player, "reason": p.reason} for p in state.deal.penalties])
     score = score_okey101_hand({**hand, "penalties": pending}, options)
     return {"hand": hand, "score": score, "sums": _rack_sums(hand)}
-
-
-def _okey101_only(state: TableState) -> None:
-    if state.game != "okey101":
-        raise ValueError(_("This table plays Okey: use the win form."))
 
 
 @bp.get("/<table_id>/hand")
@@ -243,7 +242,7 @@ def okey101_hand(table_id: str) -> Response:
     if (denied := require_editor(table_id)) is not None:
         return denied
     state = _state(table_id)
-    corrected = _amending(state)
+    corrected = amending(state)
     form = _okey101_form(corrected.record) if corrected else {}
     return render("okey101_hand.html", state=state, table_id=state.id, form=form, amend=corrected)
 
@@ -270,8 +269,8 @@ def _okey101_form(record: Mapping[str, Any]) -> dict[str, str]:
 @bp.post("/<table_id>/hand/check")
 def okey101_hand_check(table_id: str) -> Response:
     state = _state(table_id)
-    _okey101_only(state)
-    return _verdict_fragment("okey101_hand.html", _okey101_verdict, state)
+    only_for(state, "okey101")
+    return verdict_fragment("okey101_hand.html", _okey101_verdict, state)
 
 
 @bp.post("/<table_id>/hand")
@@ -279,18 +278,18 @@ def okey101_hand_record(table_id: str) -> Response:
     if (denied := require_editor(table_id)) is not None:
         return denied
     state = _state(table_id)
-    _okey101_only(state)
-    corrected = _amending(state)
+    only_for(state, "okey101")
+    corrected = amending(state)
     if "void" in request.form and corrected is None:
         record(table_id, {"type": "void_hand"})
         flash(_("The hand is void: %(name)s deals it again.", name=state.players[state.dealer]))
         return redirect(url_for("table.show", table_id=state.id), 303)
     try:
-        recorded = record(table_id, _hand_event("okey101_hand", _okey101_hand(state), corrected))
+        recorded = record(table_id, hand_event("okey101_hand", _okey101_hand(state), corrected))
     except ValueError as error:
         return render("okey101_hand.html", status=422, state=state, table_id=state.id, error=engine_text(str(error)),
                       form=request.form, amend=corrected)
-    return _recorded(state, recorded, corrected)
+    return after_recording(state, recorded, corrected)
 
 
 # -- the opening checker (H4) --------------------------------------------------------------------------
@@ -332,13 +331,14 @@ def check_opening(melds_text: str, *, indicator: str, options: Okey101Options) -
 def opening(table_id: str) -> Response:
     """Lay out the melds: each meld's value or why it is illegal, and the total against 101."""
     state = _state(table_id)
-    options = state.options if isinstance(state.options, Okey101Options) else Okey101Options()
+    # the opening rules of the table's game (H4), or the rule book's when its game has none
+    options = state.options if hasattr(state.options, "opening_minimum") else Okey101Options()
     context: dict[str, Any] = {"state": state, "table_id": state.id, "melds": form_text("melds"),
                                "indicator": state.deal.indicator.code if state.deal.indicator else form_text("indicator")}
     status = 200
     if request.method == "POST":
         try:
-            indicator = _indicator(state)
+            indicator = indicator_of(state)
             context["indicator"] = indicator
             context["check"] = check_opening(form_text("melds"), indicator=indicator, options=options)
         except ValueError as error:

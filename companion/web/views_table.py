@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import Any, cast
+from typing import Any
 
 import segno
 from flask import current_app, flash, redirect, request, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from companion.rules.options import OkeyOptions
 from companion.store import NothingToRedo, NothingToUndo
 from companion.tables import HandRow, TableState
 from companion.web.api import get_store, pin_ok, remember_pin
@@ -26,10 +25,6 @@ from companion.web.views_text import PENALTY_REASONS, event_label, event_summary
 bp = html_blueprint("table", __name__, url_prefix="/t")
 
 SEAT_COLOURS = ("#1d7fd8", "#d8431d", "#2e9d55", "#a43fc4")
-
-HAND_FORMS = {"okey": "hands.okey_win", "okey101": "hands.okey101_hand"}
-"""The page that records (or corrects) a hand of each game."""
-
 
 def actor() -> str:
     """Who made a change, for the audit log: the browser's address (the PIN holder)."""
@@ -78,12 +73,12 @@ def columns(state: TableState) -> list[str]:
 
 
 def running_totals(state: TableState) -> list[list[int]]:
-    """Each column's total after every hand; the first list is the start (Okey's 20, 101's 0); the last
-    one includes what the hand being played has cost so far (``state.current``).
+    """Each column's total after every hand; the first list is the start (the game's: Okey's 20, 101's 0); the
+    last one includes what the hand being played has cost so far (``state.current``).
 
     A 101 hand's entries already hold its extra penalties (the ledger lists them separately).
     """
-    start = state.options.start_points if isinstance(state.options, OkeyOptions) else 0
+    start = state.spec.start(state.options)
     totals = [start] * len(columns(state))
     history = [list(totals)]
     for row in (*state.hands, *([state.current] if state.current else [])):
@@ -93,10 +88,12 @@ def running_totals(state: TableState) -> list[list[int]]:
 
 
 def _subtotal_after(state: TableState) -> int | None:
-    """The 101 cetvel's line before the last hand (H8): the hand after which the subtotal is drawn."""
-    if isinstance(state.options, OkeyOptions) or state.options.hands < 2:
+    """The line before the last hand of a penalty sheet with a fixed number of hands (101's cetvel, H8):
+    the hand after which the subtotal is drawn."""
+    hands = getattr(state.options, "hands", None)
+    if state.spec.sheet != "penalty" or not isinstance(hands, int) or hands < 2:
         return None
-    return state.options.hands - 1
+    return hands - 1
 
 
 def chart(state: TableState, *, width: int = 640, height: int = 200, pad: int = 24) -> dict[str, Any]:
@@ -180,7 +177,7 @@ def table_context(table_id: str, **extra: Any) -> dict[str, Any]:
         "seat_colours": SEAT_COLOURS,
         "next_dealer": (state.dealer + 1) % len(state.players),
         "penalty_reasons": list(PENALTY_REASONS.items()),
-        "hand_form": HAND_FORMS.get(state.game),
+        "hand_form": state.spec.templates.form,
     }
     context.update(extra)
     return context
@@ -303,7 +300,7 @@ def gosterme(table_id: str) -> Response:
     seat = form_int("player", _("The player"), low=0, high=len(state.players) - 1)
     record(table_id, {"type": "gosterme", "player": seat})
     flash(_("Gösterme recorded for %(name)s: the opponents lose %(n)d when the hand is recorded.",
-            name=state.players[seat], n=cast(OkeyOptions, state.options).gosterme_points))
+            name=state.players[seat], n=state.options.gosterme_points))  # recorded, so this game has gösterme
     if form_text("back") == "win":  # tapped on the win form: stay there
         return redirect(url_for("hands.okey_win", table_id=table_id.upper()) + "#gosterme", 303)
     return redirect(url_for("table.show", table_id=table_id.upper()), 303)

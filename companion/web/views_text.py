@@ -1,8 +1,8 @@
 """Translatable words the pages show for engine data: games, house-rule options and their values.
 
 The engine names things in code (``okey101``, ``okey_in_hand = "flat_101"``); these tables give each a
-label and a one-line hint in the reader's language.  A new game plugs in by adding its entry to
-:data:`GAME_LABELS` and its options here.
+label and a one-line hint in the reader's language.  A new game plugs in by adding its label to
+:data:`GAME_LABELS`, its profiles, options and explanation keys here (``docs/adding-a-game.md``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,25 @@ from typing import Any
 from flask_babel import lazy_gettext as _l
 from flask_babel.speaklater import LazyString
 
-GAME_LABELS: dict[str, LazyString] = {"okey": _l("Okey (20 points)"), "okey101": _l("Okey 101")}
+from companion.rules.registry import find_game, games
+
+GAME_LABELS: dict[str, LazyString] = {
+    "okey": _l("Okey (20 points)"),
+    "okey101": _l("Okey 101"),
+    "okey_points": _l("Okey points (face values, lowest wins)"),
+}
+"""The reader's name of each registered game, by its id (a game missing here shows its English title)."""
+
+
+def game_label(game: str) -> str:
+    """The reader's name of a game id."""
+    if game in GAME_LABELS:
+        return str(GAME_LABELS[game])
+    try:
+        return find_game(game).title
+    except ValueError:
+        return game
+
 
 PROFILE_LABELS: dict[str, LazyString] = {
     "reference": _l("Reference rules"),
@@ -22,6 +40,7 @@ PROFILE_LABELS: dict[str, LazyString] = {
     "partners": _l("Partners"),
     "no_doublings": _l("No doublings"),
     "dealer_starts": _l("Dealer starts"),
+    "right_of_dealer_starts": _l("The player on the dealer's right starts"),
 }
 
 OPTION_TEXT: dict[str, tuple[LazyString, LazyString]] = {
@@ -137,6 +156,10 @@ EXPLANATIONS: dict[str, LazyString] = {
     "okey.match_over": _l("The match is over: %(winner_names)s win, %(loser_names)s lose."),
     "okey101.match_void": _l("Hand %(hand)s was void: it is replayed and not counted."),
     "okey101.match_over": _l("All hands are played: %(winner_names)s win with the lowest total."),
+    "okey_points.stock_exhausted": _l("The stock ran out: every player counts the tiles left on the rack."),
+    "okey_points.finisher": _l("%(seat)s completed the rack: 0."),
+    "okey_points.rack": _l("%(seat)s keeps tiles worth %(score)s."),
+    "okey_points.match_over": _l("All %(hands)s hands are played: %(winner_names)s win with the lowest total."),
     "okey101.void": _l("The hand is void (every player opened with pairs): it is replayed, nobody scores and no penalties count."),
 }
 """The reader's words for the engine's explanation keys; a key missing here shows the engine's English."""
@@ -223,8 +246,6 @@ EVENT_LABELS: dict[str, LazyString] = {
     "reroll": _l("second die rolled again"),
     "indicator": _l("indicator"),
     "gosterme": _l("gösterme"),
-    "okey_hand": _l("hand scored"),
-    "okey101_hand": _l("hand scored"),
     "penalty": _l("penalty"),
     "void_hand": _l("void hand"),
     "rename": _l("rename"),
@@ -240,10 +261,21 @@ OUTCOME_LABELS: dict[str, LazyString] = {
 }
 """What a hand event turned out to be, when it did not simply end the hand."""
 
+HAND_SCORED = _l("hand scored")
+
+
+def _is_hand_event(kind: str) -> bool:
+    return any(kind == spec.hand_event for spec in games())
+
 
 def event_label(kind: str, outcome: str = "") -> str:
-    """The reader's words for an event type in the audit log (``outcome``: what replaying it did)."""
-    return str(OUTCOME_LABELS.get(outcome) or EVENT_LABELS.get(kind, kind))
+    """The reader's words for an event type in the audit log (``outcome``: what replaying it did); every
+    game's ``<id>_hand`` is "hand scored"."""
+    if outcome in OUTCOME_LABELS:
+        return str(OUTCOME_LABELS[outcome])
+    if _is_hand_event(kind):
+        return str(HAND_SCORED)
+    return str(EVENT_LABELS.get(kind, kind))
 
 
 OPENED_WORDS: dict[str, LazyString] = {
@@ -281,6 +313,11 @@ def record_lines(kind: str, payload: Mapping[str, Any], players: Sequence[str]) 
         elif entry.get("rack"):
             words.append(str(_l("keeps %(tiles)s", tiles=entry["rack"])))
         lines.append(f"{name(seat)}: {', '.join(words)}")
+    for seat, rack in enumerate(given.get("racks") or []):
+        if isinstance(rack, int) and not isinstance(rack, bool):
+            lines.append(f"{name(seat)}: " + str(_l("sum %(sum)s typed", sum=rack)))
+        elif rack:
+            lines.append(f"{name(seat)}: " + str(_l("keeps %(tiles)s", tiles=rack if isinstance(rack, str) else " ".join(map(str, rack)))))
     for seat in given.get("gosterme") or []:
         lines.append(str(_l("Gösterme: %(names)s", names=name(seat))))
     return lines
@@ -306,15 +343,10 @@ def event_summary(kind: str, payload: Mapping[str, Any], players: Sequence[str],
         return name(payload.get("player")) + (f": {penalty_reason(str(reason))}" if reason else "")
     if kind == "rename":
         return str(_l("seat %(n)s is now %(name)s", n=int(payload.get("player", 0)) + 1, name=payload.get("name")))
-    if kind == "okey_hand":
-        winner = hand.get("winner")
-        if winner is None:
-            return str(_l("stock exhausted"))
-        if outcome == "wrong_declaration":
-            return str(_l("%(name)s declared a win that is not one; the hand goes on", name=name(winner)))
-        return str(_l("%(name)s finished", name=name(winner)))
-    if kind == "okey101_hand":
-        finisher = hand.get("finisher")
+    if _is_hand_event(kind):
+        finisher = hand.get("winner", hand.get("finisher"))
+        if finisher is not None and outcome == "wrong_declaration":
+            return str(_l("%(name)s declared a win that is not one; the hand goes on", name=name(finisher)))
         return str(_l("stock exhausted")) if finisher is None else str(_l("%(name)s finished", name=name(finisher)))
     if kind == "amend":
         return str(_l("hand %(n)s replaced by a corrected record", n=payload.get("hand")))

@@ -1,0 +1,110 @@
+"""The dice ritual's events, shared by the okey tile games (O2, O3, H2): ``deal``, ``reroll``, ``indicator``.
+
+A game with ``deal_tiles`` in its entry lists :data:`DEAL_EVENTS` among its events and :data:`DEAL_OPS`
+among its operations; a card game lists neither, so its tables have no dice and no indicator.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from companion.rules.deal import plan_deal, reroll_indicator, roll_deal
+from companion.rules.errors import InvalidDealError, InvalidEventError
+from companion.rules.registry import EventRule
+from companion.rules.round import Deal, TableView, event_field, event_int
+from companion.rules.tiles import okey_for, tile_like
+
+__all__ = ["DEAL_EVENTS", "DEAL_OPS", "hand_with_indicator", "op_deal"]
+
+
+def _prepare_deal(table: TableView, event: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """``{"type": "deal", "roll": true}``: the server rolls now, so the recorded event replays the same."""
+    if event.pop("roll", False) and "dice" not in event:
+        plan = roll_deal(players=table.seats, dealer=table.dealer, rng=rng, game=table.game, options=table.options)
+        if plan.rolls:
+            event.update(dice=list(plan.rolls), rolled=True)
+    return event
+
+
+def _on_deal(table: TableView, event: Mapping[str, Any]) -> Deal:
+    if table.deal.started:
+        raise InvalidEventError("this hand's deal is already recorded: undo it to change the dice")
+    quick = getattr(table.options, "quick_deal", False)
+    dice = event.get("dice") if quick else event_field(event, "dice")
+    if dice is None:
+        first = second = None
+    elif isinstance(dice, list) and len(dice) == 2:
+        first, second = dice
+    else:
+        raise InvalidEventError(f"invalid dice {dice!r} in deal event: give the two rolls, e.g. [5, 2]")
+    plan = plan_deal(players=table.seats, dealer=table.dealer, first_roll=first, second_roll=second,
+                     game=table.game, options=table.options)
+    return replace(table.deal, plan=plan, rolled=bool(event.get("rolled")))
+
+
+def _on_reroll(table: TableView, event: Mapping[str, Any]) -> Deal:
+    if table.deal.plan is None:
+        raise InvalidEventError("no deal to reroll: record the deal's dice first")
+    die = event_int(event, "die", 1, 6, "a die shows 1-6")
+    return replace(table.deal, plan=reroll_indicator(table.deal.plan, die), indicator=None)
+
+
+def _on_indicator(table: TableView, event: Mapping[str, Any]) -> Deal:
+    tile = tile_like(event_field(event, "tile"))
+    okey_for(tile)  # refuses a false okey: it is put back and the die rolled again (O2.3)
+    return replace(table.deal, indicator=tile)
+
+
+DEAL_EVENTS: dict[str, EventRule] = {
+    "deal": EventRule(_on_deal, prepare=_prepare_deal),
+    "reroll": EventRule(_on_reroll),
+    "indicator": EventRule(_on_indicator),
+}
+
+
+def hand_with_indicator(table: TableView, hand: Mapping[str, Any]) -> dict[str, Any]:
+    """The hand record, with the indicator turned up this hand when the record does not give one."""
+    record = dict(hand)
+    if record.get("indicator") is None and table.deal.indicator is not None:
+        record["indicator"] = table.deal.indicator.code
+    return record
+
+
+def op_deal(request: Mapping[str, Any], options: Any) -> dict[str, Any]:
+    """Batch/CLI ``deal``: the formal deal (O2) — stacks, leftover tile, indicator and the take list.
+    Seats are 0-based here; without ``dice`` they are rolled (``seed`` makes it repeatable)."""
+    game = request["game"]
+    players = _int_field(request, "players", 4)
+    dealer = _int_field(request, "dealer", 0)
+    dice = request.get("dice")
+    if dice is None:
+        rng = random.Random(request.get("seed"))
+        plan = roll_deal(players=players, dealer=dealer, rng=rng, game=game, options=options)
+    else:
+        if not isinstance(dice, Sequence) or isinstance(dice, str) or len(dice) != 2:
+            raise InvalidDealError(f"field 'dice' must be two numbers such as [5, 2], not {dice!r}")
+        first, second = (_as_int("dice", d) for d in dice)
+        plan = plan_deal(
+            players=players, dealer=dealer, first_roll=first, second_roll=second, game=game, options=options
+        )
+    return plan.to_dict()
+
+
+def _as_int(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise InvalidDealError(f"field {name!r} must be a whole number, not {value!r}")
+    try:
+        return int(value)
+    except ValueError:
+        raise InvalidDealError(f"field {name!r} must be a whole number, not {value!r}") from None
+
+
+def _int_field(request: Mapping[str, Any], name: str, default: int) -> int:
+    value = request.get(name, default)
+    return default if value is None else _as_int(name, value)
+
+
+DEAL_OPS = {"deal": op_deal}
