@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.rules.options import options_for, options_to_dict
+from companion.rules.schema import short_repr
 from companion.tables import (
     InvalidEventError,
     InvalidTableError,
@@ -50,6 +51,8 @@ __all__ = [
     "TableNotFound",
     "NothingToUndo",
     "NothingToRedo",
+    "EventIdReused",
+    "ReadOnlyStore",
     "TABLE_ID_ALPHABET",
     "hash_pin",
     "normalise_table_id",
@@ -98,6 +101,8 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX tables_by_creation ON tables (created_at);
     """,
+    # the event as the client sent it (without its id), so a reused id with another change is refused
+    "ALTER TABLE events ADD COLUMN request TEXT",
 )
 
 
@@ -111,6 +116,14 @@ class NothingToUndo(LookupError):
 
 class NothingToRedo(LookupError):
     """Nothing was undone since the last recorded event."""
+
+
+class ReadOnlyStore(RuntimeError):
+    """The database cannot be written (a read-only file, folder or disk): reads still work."""
+
+
+class EventIdReused(InvalidEventError):
+    """A client event id sent again with a different change (a retry must resend the same event)."""
 
 
 @dataclass(frozen=True)
@@ -204,13 +217,37 @@ class TableStore:
     def __init__(self, path: str | Path, *, rng: random.Random | None = None) -> None:
         self.path = Path(path)
         self._rng = rng or random.Random()
+        self.read_only = False
         _create_private(self.path)
         self._con = sqlite3.connect(self.path, timeout=15, isolation_level=None)
         self._con.row_factory = sqlite3.Row
-        self._con.execute("PRAGMA journal_mode=WAL")
+        try:
+            self._con.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.OperationalError as error:
+            if "readonly" not in str(error):
+                raise
+            self._open_read_only()
+            return
         self._con.execute("PRAGMA synchronous=FULL")
         self._con.execute("PRAGMA foreign_keys=ON")
         self._migrate()
+
+    def _open_read_only(self) -> None:
+        """A database this process may not write (a read-only file, folder or disk): the tables can still be
+        read; every write raises :class:`ReadOnlyStore`.  Without write access to the folder SQLite cannot
+        share the WAL index, so the file is then read as immutable (nothing else can change it either)."""
+        self._con.close()
+        self.read_only = True
+        uri = self.path.resolve().as_uri()
+        for flags in ("mode=ro", "mode=ro&immutable=1"):
+            self._con = sqlite3.connect(f"{uri}?{flags}", uri=True, timeout=15, isolation_level=None)
+            self._con.row_factory = sqlite3.Row
+            try:
+                self._con.execute("SELECT COUNT(*) FROM tables").fetchone()
+                return
+            except sqlite3.OperationalError:
+                self._con.close()
+        raise ReadOnlyStore(f"cannot read the database {str(self.path)!r}: it is read-only and its WAL files are missing")
 
     def close(self) -> None:
         self._con.close()
@@ -235,6 +272,11 @@ class TableStore:
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One write transaction, taking the write lock up front so concurrent writers queue, not fail."""
+        if self.read_only:
+            raise ReadOnlyStore(
+                f"the database {str(self.path)!r} is read-only: the tables can be read, nothing can be recorded; "
+                "make the data dir and the database writable by this user, then restart"
+            )
         self._con.execute("BEGIN IMMEDIATE")
         try:
             yield self._con
@@ -392,15 +434,16 @@ class TableStore:
             raise InvalidEventError(f"invalid event {event!r}: an event is an object with a 'type'")
         payload = dict(event)
         client_id = _client_id(payload.pop("id", None))
+        request = _request_text(payload)
         with self._write() as con:
             row = self._meta_row(con, table_id)
-            if client_id is not None and self._seen(con, row["id"], client_id):
+            if client_id is not None and self._seen(con, row["id"], client_id, request):
                 return self._state(con, row), False
             effective = self._effective(con, row["id"])
             before = replay(self._meta(row), effective, version=row["version"])
             payload = prepare_event(before, payload, self._rng)
             state = replay(self._meta(row), [*effective, payload], version=row["version"] + 1)
-            self._append(con, row["id"], payload["type"], payload, actor, client_id, state)
+            self._append(con, row["id"], payload["type"], payload, actor, client_id, state, request)
             if payload["type"] == "rename":
                 self._remember_names(con, (state.players[payload["player"]],))
         return state, True
@@ -414,9 +457,10 @@ class TableStore:
         return self._undo_or_redo(REDO, table_id, actor, _client_id(client_id))
 
     def _undo_or_redo(self, kind: str, table_id: str, actor: str, client_id: str | None) -> TableState:
+        request = _request_text({"type": kind})
         with self._write() as con:
             row = self._meta_row(con, table_id)
-            if client_id is not None and self._seen(con, row["id"], client_id):
+            if client_id is not None and self._seen(con, row["id"], client_id, request):
                 return self._state(con, row)
             if kind == UNDO:
                 target = con.execute(
@@ -435,7 +479,7 @@ class TableStore:
                     )
                 con.execute("UPDATE events SET undone_by = NULL WHERE table_id = ? AND seq = ?", (row["id"], target))
             state = replay(self._meta(row), self._effective(con, row["id"]), version=row["version"] + 1)
-            self._append(con, row["id"], kind, {"type": kind, "target": target}, actor, client_id, state)
+            self._append(con, row["id"], kind, {"type": kind, "target": target}, actor, client_id, state, request)
         return state
 
     @staticmethod
@@ -452,19 +496,29 @@ class TableStore:
         return stack[-1] if stack else None
 
     @staticmethod
-    def _seen(con: sqlite3.Connection, table_id: str, client_id: str) -> bool:
-        return con.execute(
-            "SELECT 1 FROM events WHERE table_id = ? AND client_id = ?", (table_id, client_id)
-        ).fetchone() is not None
+    def _seen(con: sqlite3.Connection, table_id: str, client_id: str, request: str) -> bool:
+        """Whether ``client_id`` was recorded already (a retry); :class:`EventIdReused` when it was, for
+        another change than ``request``."""
+        seen = con.execute(
+            "SELECT seq, type, request FROM events WHERE table_id = ? AND client_id = ?", (table_id, client_id)
+        ).fetchone()
+        if seen is None:
+            return False
+        if seen["request"] is not None and seen["request"] != request:
+            raise EventIdReused(
+                f"event id {client_id!r} was already used at table {table_id!r} for another change "
+                f"(the {seen['type']} event {seen['seq']}): send a new id with every new change"
+            )
+        return True
 
     @staticmethod
     def _append(con: sqlite3.Connection, table_id: str, kind: str, payload: dict[str, Any], actor: str,
-                client_id: str | None, state: TableState) -> None:
+                client_id: str | None, state: TableState, request: str) -> None:
         now = _now()
         con.execute(
-            "INSERT INTO events (table_id, seq, client_id, type, payload, actor, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (table_id, state.version, client_id, kind, json.dumps(payload), str(actor)[:64], now),
+            "INSERT INTO events (table_id, seq, client_id, type, payload, actor, created_at, request)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (table_id, state.version, client_id, kind, json.dumps(payload), str(actor)[:64], now, request),
         )
         con.execute("UPDATE tables SET version = ?, updated_at = ?, summary = ? WHERE id = ?",
                     (state.version, now, json.dumps(_summary(state)), table_id))
@@ -477,6 +531,11 @@ class TableStore:
             " ON CONFLICT (name) DO UPDATE SET name = excluded.name, last_used = excluded.last_used",
             [(name, now) for name in names],
         )
+
+
+def _request_text(payload: Mapping[str, Any]) -> str:
+    """The change a client asked for, as comparable text (its id left out)."""
+    return json.dumps(payload, sort_keys=True)
 
 
 def _create_private(path: Path) -> None:
@@ -492,8 +551,11 @@ def _client_id(value: object) -> str | None:
     if value is None:
         return None
     text = str(value)
-    if not isinstance(value, (str, int)) or isinstance(value, bool) or not text or len(text) > MAX_CLIENT_ID:
-        raise InvalidEventError(f"invalid event id {value!r}: use a string of 1-{MAX_CLIENT_ID} characters")
+    if (not isinstance(value, (str, int)) or isinstance(value, bool) or not text or len(text) > MAX_CLIENT_ID
+            or not text.isprintable()):
+        raise InvalidEventError(
+            f"invalid event id {short_repr(value)}: use a string of 1-{MAX_CLIENT_ID} printable characters"
+        )
     return text
 
 

@@ -16,6 +16,7 @@ companion.rules.errors.InvalidEventError: invalid player 7 in gosterme event: se
 from __future__ import annotations
 
 import random
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -25,6 +26,7 @@ from companion.rules.errors import InvalidEventError, MissingFieldError
 from companion.rules.explain import Explanation, details, texts
 from companion.rules.options import GameOptions, options_for, options_to_dict
 from companion.rules.registry import GameSpec, Standings, event_owners, find_game
+from companion.rules.schema import Field, Schema, check_record
 from companion.rules.round import Deal, HandResult, Penalty, TableView, event_field, event_int, event_seat
 
 __all__ = [
@@ -66,10 +68,29 @@ class TableMeta:
         return replace(self, id=table_id)
 
 
+_INVISIBLE = frozenset({"Cf", "Cc", "Zl", "Zp"})
+"""Unicode categories of characters nobody sees: zero-width spaces and joiners, bidi overrides and
+isolates (U+202A-202E, U+2066-2069), the BOM, control characters."""
+
+
+def clean_text(text: str, what: str) -> str:
+    """``text`` as shown and stored: NFC, invisible and bidi-control characters removed, white space
+    runs made one space.  Two names that look alike are then equal, and no name flips the sheet.
+
+    >>> clean_text("A\u200bli \u202eCan\u202c  e\u0301", "player name")
+    'Ali Can é'
+    """
+    if any(unicodedata.category(char) == "Cs" for char in text):
+        raise InvalidTableError(f"invalid {what} {text!r}: it holds a broken character (a lone surrogate); retype it")
+    normal = unicodedata.normalize("NFC", text)
+    visible = "".join(char for char in normal if char.isspace() or unicodedata.category(char) not in _INVISIBLE)
+    return " ".join(visible.split())
+
+
 def _check_name(name: object, what: str) -> str:
-    if not isinstance(name, str) or not name.strip():
-        raise InvalidTableError(f"invalid {what} {name!r}: type a name of 1-{MAX_NAME} characters")
-    cleaned = " ".join(name.split())
+    cleaned = clean_text(name, what) if isinstance(name, str) else ""
+    if not cleaned:
+        raise InvalidTableError(f"invalid {what} {name!r}: type a name of 1-{MAX_NAME} visible characters")
     if len(cleaned) > MAX_NAME:
         raise InvalidTableError(f"invalid {what} {name!r}: at most {MAX_NAME} characters, please shorten it")
     return cleaned
@@ -115,12 +136,13 @@ def new_meta(
         raise InvalidTableError(f"partners need 4 players, not {len(names)}: turn the partners option off")
     if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer < len(names):
         raise InvalidTableError(f"invalid first dealer {first_dealer!r}: seats are 0-{len(names) - 1}")
-    if name is None or not str(name).strip():
-        title = f"{spec.title} – {', '.join(names)}"
-    elif not isinstance(name, str) or len(name.strip()) > MAX_TABLE_NAME:
+    if name is not None and not isinstance(name, str):
+        raise InvalidTableError(f"invalid table name {name!r}: give a text of at most {MAX_TABLE_NAME} characters")
+    title = clean_text(name, "table name") if name else ""
+    if len(title) > MAX_TABLE_NAME:
         raise InvalidTableError(f"invalid table name {name!r}: at most {MAX_TABLE_NAME} characters")
-    else:
-        title = " ".join(name.split())
+    if not title:
+        title = f"{spec.title} – {', '.join(names)}"
     return TableMeta(table_id, title, canonical, names, chosen, profile, first_dealer, created_at)
 
 
@@ -244,9 +266,36 @@ class TableState:
         }
 
 
+_RENAME_FIELDS: Schema = {"player": Field(), "name": Field(max_length=200)}
+
+
+def _event_fields(kind: str, spec: GameSpec) -> Schema | None:
+    """The fields an event of type ``kind`` may have besides ``type``; ``None`` when its game declares none."""
+    hand = Field("object", fields=spec.hand_fields) if spec.hand_fields is not None else Field("object", open=True)
+    if kind == spec.hand_event:
+        return {"hand": hand}
+    if kind == "amend":
+        return {"hand": Field(), "record": hand}
+    if kind == "rename":
+        return _RENAME_FIELDS
+    rule = spec.events.get(kind)
+    return rule.fields if rule is not None else None
+
+
+def check_event(event: Mapping[str, Any], spec: GameSpec) -> None:
+    """Refuse an event that does not have its type's shape (:mod:`companion.rules.schema`): an unknown field,
+    named; a list or an object where a value belongs; a number or a text out of all bounds.  Checked where
+    events enter a table (:func:`prepare_event`), not on replay, so a log stays readable when a schema grows."""
+    kind = event.get("type")
+    fields = _event_fields(kind, spec) if isinstance(kind, str) else None
+    if fields is not None:
+        check_record(event, {"type": Field(), **fields}, f"the {kind} event")
+
+
 def prepare_event(state: TableState, event: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
-    """The event as it will be recorded: what the game completes before storing (the server's dice), so
-    replays are deterministic."""
+    """The event as it will be recorded, checked against its schema (:func:`check_event`), completed by its
+    game before storing (the server's dice), so replays are deterministic."""
+    check_event(event, state.spec)
     prepared = dict(event)
     kind = prepared.get("type")
     rule = state.spec.events.get(kind) if isinstance(kind, str) else None

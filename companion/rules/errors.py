@@ -43,3 +43,7 @@ class MissingFieldError(InvalidEventError):
 
 class InvalidRequestError(RulesError):
     """A batch or command-line request without a field it needs, or with a field of the wrong shape."""
+
+
+class InvalidRecordError(InvalidHandRecordError):
+    """A record (an event, a hand record) with an unknown field, a value of the wrong type or out of bounds."""

@@ -54,10 +54,31 @@ __all__ = [
     "check_laid_meld",
     "find_meld",
     "check_laid_opening",
+    "check_layout_size",
     "meld_notation",
+    "MAX_MELDS",
+    "MAX_MELD_TILES",
 ]
 
 MeldKind = Literal["set", "run", "pair"]
+
+
+MAX_MELD_TILES = 13
+"""The longest meld: a run 1-13 (O4)."""
+MAX_MELDS = 53
+"""The most melds a layout can hold: a whole set of 106 tiles, at least 2 a meld."""
+
+
+def check_layout_size(melds: int) -> None:
+    """Refuse a layout of more melds than a whole set makes, before judging any of them.
+
+    >>> check_layout_size(54)
+    Traceback (most recent call last):
+    ...
+    companion.rules.errors.ImpossibleHandError: impossible layout: 54 melds given, a whole set makes at most 53 melds
+    """
+    if melds > MAX_MELDS:
+        raise ImpossibleHandError(f"impossible layout: {melds} melds given, a whole set makes at most {MAX_MELDS} melds")
 
 
 def meld_notation(tiles: Sequence[Tile]) -> str:
@@ -280,6 +301,11 @@ def check_laid_meld(tiles: TilesLike, *, indicator: TileLike | None, wrap_13_1: 
     (Y12, Y11, Y10)
     """
     laid = tiles_like(tiles)
+    if len(laid) > MAX_MELD_TILES:
+        raise ImpossibleHandError(
+            f"impossible meld: {len(laid)} tiles given, a meld has at most {MAX_MELD_TILES} (a run 1-13, O4); "
+            "separate melds with '|' or new lines"
+        )
     wilds = Wilds.from_indicator(indicator)
     wilds.check_counts(laid)
     faces: list[Tile | None] = [None if wilds.is_wild(t) else wilds.face(t) for t in laid]
@@ -398,10 +424,9 @@ class OpeningCheck:
 
 
 def _laid_melds(melds: str | Sequence[TilesLike]) -> list[tuple[Tile, ...]]:
-    if isinstance(melds, str):
-        parts = [part for part in melds.split("|") if part.strip()]
-        return [tiles_like(part) for part in parts]
-    return [tiles_like(meld) for meld in melds]
+    parts = [part for part in melds.split("|") if part.strip()] if isinstance(melds, str) else list(melds)
+    check_layout_size(len(parts))
+    return [tiles_like(part) for part in parts]
 
 
 def _opening_verdict(meld: tuple[Tile, ...], indicator: TileLike, options: Okey101Options) -> MeldVerdict:

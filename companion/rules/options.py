@@ -152,11 +152,11 @@ def _coerce(game: str, name: str, value: Any, kind: tuple[Any, ...] | type) -> A
             return value.lower() in {"true", "on", "yes", "1"}
         raise InvalidOptionError(f"invalid value {value!r} for option {name!r} of {game}; use true or false")
     if kind is int:
-        if isinstance(value, bool):
+        if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
             raise InvalidOptionError(f"invalid value {value!r} for option {name!r} of {game}; use a whole number")
         try:
             number = int(value)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # OverflowError: 1e400 and Infinity are floats
             raise InvalidOptionError(
                 f"invalid value {value!r} for option {name!r} of {game}; use a whole number"
             ) from None
@@ -173,7 +173,7 @@ def options_for(
     spec = find_game(game)
     canonical = spec.id
     profiles = spec.profiles
-    if profile not in profiles:
+    if not isinstance(profile, str) or profile not in profiles:
         raise InvalidOptionError(
             f"unknown profile {profile!r} for {canonical}; use one of: {', '.join(profiles)}"
         )

@@ -27,6 +27,7 @@ from typing import Any, Literal, Protocol
 
 from companion.rules.errors import InvalidOptionError, InvalidRequestError
 from companion.rules.explain import Explanation
+from companion.rules.schema import Schema
 
 __all__ = [
     "SheetKind",
@@ -102,11 +103,14 @@ class EventRule:
     dealt again by the same dealer).  It raises :class:`companion.rules.errors.InvalidEventError` (or another
     rules error) naming what is wrong.  ``prepare(table, event, rng)`` (optional) completes the event before
     it is stored, e.g. the server's dice, so replays are deterministic.  Every game event is refused once
-    the match is over.
+    the match is over.  ``fields`` declares the event's schema.
     """
 
     apply: Callable[[Any, Mapping[str, Any]], Any]
     prepare: Callable[[Any, dict[str, Any], random.Random], dict[str, Any]] | None = None
+    fields: Schema | None = None
+    """The event's fields besides ``type`` (:mod:`companion.rules.schema`): an event with another field, or a
+    value of the wrong shape, is refused before it is stored.  ``None``: not checked."""
 
 
 def _scores(score: Any) -> tuple[int, ...]:
@@ -155,6 +159,8 @@ class GameSpec:
       ``waiting(table) -> tuple[Explanation, ...]`` (optional): what counts only when the hand ends
       (a gösterme), said on that row.
     - ``sheet``, ``picker``, ``templates``: see :data:`SheetKind`, :data:`Picker`, :class:`Templates`.
+    - ``hand_fields``: the hand record's schema (:mod:`companion.rules.schema`), checked where a hand event
+      or an amend enters a table: an unknown field is refused naming it.  ``None``: any fields, bounded.
     - ``events``: the game's own event types (beyond ``<id>_hand`` and ``rename``); ``deal_tiles``: tiles
       per seat of the O2 dice deal (14 Okey, 21 Okey 101; the starter gets one more), ``None`` for a game
       without the dice ritual.
@@ -182,6 +188,7 @@ class GameSpec:
     pending: Callable[[Any], Any] | None = None
     waiting: Callable[[Any], tuple[Explanation, ...]] | None = None
     events: Mapping[str, EventRule] = field(default_factory=_empty)
+    hand_fields: Schema | None = None
     deal_tiles: int | None = None
     ops: Mapping[str, Callable[[Mapping[str, Any], Any], dict[str, Any]]] = field(default_factory=_empty)
 

@@ -39,6 +39,7 @@ from companion.rules.errors import ImpossibleHandError, InvalidHandRecordError, 
 from companion.rules.explain import Explanation, details, player, texts
 from companion.rules.melds import Wilds
 from companion.rules.options import Okey101Options
+from companion.rules.schema import Field, Schema, check_record
 from companion.rules.tiles import Tile, TileLike, TilesLike, check_tile_counts, format_tiles, tile_like, tiles_like
 
 __all__ = [
@@ -147,11 +148,29 @@ class _Entry:
         return self.values.count(None)
 
 
+MAX_RACK_SUM = 2000
+"""A typed rack sum above this is a typo (22 tiles of 13 are 286)."""
+
+OKEY101_HAND_SCHEMA: Schema = {
+    "indicator": Field(max_length=8),
+    "finisher": Field(),
+    "finish": Field(),
+    "elden": Field(),
+    "void": Field(),
+    "players": Field("list", max_items=8, items=Field("object", fields={
+        "opened": Field(), "rack": Field("tiles"), "sum": Field(), "okeys": Field(),
+    })),
+    "penalties": Field("list", max_items=50, items=Field("object", fields={"player": Field(), "reason": Field()})),
+}
+"""The Okey 101 hand record (see the module docstring): its fields, types and bounds."""
+
+
 def score_okey101_hand(hand: Mapping[str, Any], options: Okey101Options | None = None) -> Okey101HandScore:
     """Score one recorded Okey 101 hand (H6, H7, H8 partners); see the module docstring for the record."""
     options = _check_options(options)
     if not isinstance(hand, Mapping):
         raise InvalidHandRecordError(f"a hand record must be an object, not {hand!r}")
+    check_record(hand, OKEY101_HAND_SCHEMA, "the okey101 hand record")
     indicator = _indicator(_required(hand, "indicator"))
     entries = _entries(hand.get("players"), Wilds.from_indicator(indicator))
     players = len(entries)
@@ -429,8 +448,8 @@ def _entry(seat: int, item: Any, wilds: Wilds) -> _Entry:
     if item.get("rack"):
         raise InvalidHandRecordError(f"seat {seat} has both 'rack' and 'sum': give one of them")
     typed, okeys = item["sum"], item.get("okeys", 0)
-    if isinstance(typed, bool) or not isinstance(typed, int) or typed < 0:
-        raise InvalidHandRecordError(f"invalid sum {typed!r} for seat {seat}: a whole number, 0 or more")
+    if isinstance(typed, bool) or not isinstance(typed, int) or not 0 <= typed <= MAX_RACK_SUM:
+        raise InvalidHandRecordError(f"invalid sum {typed!r} for seat {seat}: a whole number from 0 to {MAX_RACK_SUM}")
     if isinstance(okeys, bool) or not isinstance(okeys, int) or not 0 <= okeys <= 2:
         raise InvalidHandRecordError(f"invalid okeys {okeys!r} for seat {seat}: 0, 1 or 2")
     return _Entry(opened, None, ((typed,) if typed else ()) + (None,) * okeys)

@@ -32,6 +32,7 @@ from companion.rules.errors import ImpossibleHandError, InvalidHandRecordError, 
 from companion.rules.explain import Explanation, details, player, texts
 from companion.rules.melds import Wilds
 from companion.rules.options import OkeyOptions
+from companion.rules.schema import Field, Schema, check_record
 from companion.rules.tiles import Colour, Tile, check_tile_counts, tile_like, tiles_like
 from companion.rules.win import WinKind, check_win
 
@@ -131,11 +132,23 @@ class _Ledger:
         return tuple(-points for points in self.lost), None
 
 
+OKEY_HAND_SCHEMA: Schema = {
+    "players": Field(),
+    "indicator": Field(max_length=8),
+    "winner": Field(),
+    "tiles": Field("tiles"),
+    "discard": Field(max_length=8),
+    "gosterme": Field("list", max_items=8),
+}
+"""The Okey hand record (see the module docstring): its fields, types and bounds."""
+
+
 def score_okey_hand(hand: Mapping[str, Any], options: OkeyOptions | None = None) -> OkeyHandScore:
     """Score one recorded Okey hand (O5, O6); see the module docstring for the record."""
     options = _check_options(options)
     if not isinstance(hand, Mapping):
         raise InvalidHandRecordError(f"a hand record must be an object, not {hand!r}")
+    check_record(hand, OKEY_HAND_SCHEMA, "the okey hand record")
     players = hand.get("players", 4)
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
         raise InvalidHandRecordError(f"invalid players {players!r}: okey is played by 2, 3 or 4")

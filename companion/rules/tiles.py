@@ -149,9 +149,20 @@ def parse_tile(code: str) -> Tile:
     raise InvalidTileError(f"invalid tile {code!r}: the number must be 1-13 {hint}")
 
 
+MAX_TILES = 106
+"""A whole set: no hand, rack or layout holds more tiles (more is a typo or an attack, refused before parsing)."""
+
+
+def _at_most_a_set(count: int) -> None:
+    if count > MAX_TILES:
+        raise ImpossibleHandError(f"impossible hand: {count} tiles given, a whole set has only {MAX_TILES}")
+
+
 def parse_tiles(text: str) -> tuple[Tile, ...]:
     """Parse tiles separated by spaces, commas or ``|``; case-insensitive."""
-    return tuple(parse_tile(token) for token in _SPLIT.split(text.strip()) if token)
+    tokens = [token for token in _SPLIT.split(text.strip()) if token]
+    _at_most_a_set(len(tokens))
+    return tuple(parse_tile(token) for token in tokens)
 
 
 def tile_like(value: TileLike) -> Tile:
@@ -167,7 +178,9 @@ def tiles_like(value: TilesLike) -> tuple[Tile, ...]:
     """Normalise a notation string or an iterable of tiles/codes to a tuple of tiles."""
     if isinstance(value, str):
         return parse_tiles(value)
-    return tuple(tile_like(v) for v in value)
+    tiles = tuple(value)
+    _at_most_a_set(len(tiles))
+    return tuple(tile_like(v) for v in tiles)
 
 
 def format_tiles(tiles: TilesLike) -> str:

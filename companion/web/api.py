@@ -26,7 +26,15 @@ from werkzeug.exceptions import (
 )
 
 from companion.rules.errors import RulesError
-from companion.store import NothingToRedo, NothingToUndo, TableNotFound, TableStore, normalise_table_id
+from companion.store import (
+    EventIdReused,
+    NothingToRedo,
+    NothingToUndo,
+    ReadOnlyStore,
+    TableNotFound,
+    TableStore,
+    normalise_table_id,
+)
 from companion.tables import InvalidEventError, InvalidTableError, MissingFieldError, TableState
 from companion.web.security import api_csrf_problem, limited_pin_check
 from companion.web.views_text import with_names
@@ -104,6 +112,8 @@ def _json_body(*, optional: bool = False) -> Any:
         return json.loads(data)
     except (ValueError, UnicodeDecodeError) as error:
         raise BadRequest(f"malformed JSON: {error}") from None
+    except RecursionError:
+        raise BadRequest("malformed JSON: nested too deeply; no event needs more than a few levels") from None
 
 
 def _object_body(*, optional: bool = False) -> dict[str, Any]:
@@ -264,6 +274,16 @@ def _not_found(error: TableNotFound) -> tuple[Response, int]:
 @bp.errorhandler(NothingToRedo)
 def _nothing(error: LookupError) -> tuple[Response, int]:
     return _error(str(error.args[0]), 409)
+
+
+@bp.errorhandler(ReadOnlyStore)
+def _read_only(error: ReadOnlyStore) -> tuple[Response, int]:
+    return _error(str(error), 503)
+
+
+@bp.errorhandler(EventIdReused)
+def _reused(error: EventIdReused) -> tuple[Response, int]:
+    return _error(str(error), 409)
 
 
 @bp.errorhandler(MissingFieldError)

@@ -20,6 +20,7 @@ Turkish casing needs care: ``"i".upper()`` is ``"I"`` in Python but ``"İ"`` in 
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -100,7 +101,10 @@ def init_i18n(app: Flask) -> None:
     if source_checkout() is None and shipped_catalogues(CATALOGUES):
         compiled = CATALOGUES
     else:
-        compiled = compile_catalogues(CATALOGUES, Path(app.config["DATA_DIR"]) / "translations")
+        try:
+            compiled = compile_catalogues(CATALOGUES, Path(app.config["DATA_DIR"]) / "translations")
+        except OSError:  # a read-only data dir: the tables can still be read, in every language
+            compiled = compile_catalogues(CATALOGUES, Path(tempfile.mkdtemp(prefix="okey-companion-translations-")))
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(compiled)
     app.config.setdefault("BABEL_DEFAULT_LOCALE", "en")
     Babel(app, locale_selector=select_language)

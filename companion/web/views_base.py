@@ -15,7 +15,7 @@ from flask_babel import gettext as _
 from werkzeug.exceptions import BadRequest
 from werkzeug.wrappers import Response
 
-from companion.store import TableNotFound
+from companion.store import ReadOnlyStore, TableNotFound
 from companion.web.views_text import engine_text
 
 CSRF_FIELD = "csrf_token"
@@ -24,6 +24,10 @@ EVENT_ID_FIELD = "event_id"
 flaky connection) records once, because the store ignores an event id it has seen."""
 CSRF_HEADER = "X-CSRF-Token"
 _SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+MAX_FORM_BYTES = 64 * 1024
+"""A form is a few hundred bytes (a full 101 hand about 1 KB): a bigger one is refused with 413 before it
+is read, so no viewer can make the app parse megabytes.  Photo uploads keep the app's 16 MB limit."""
+UPLOAD_ENDPOINTS = frozenset({"hands.photo"})
 
 
 class CsrfError(BadRequest):
@@ -53,6 +57,8 @@ def check_csrf() -> None:
     """``before_request`` hook of the HTML blueprints: every unsafe request must carry the token."""
     if request.method in _SAFE_METHODS:
         return
+    if request.endpoint not in UPLOAD_ENDPOINTS:
+        request.max_content_length = MAX_FORM_BYTES
     sent = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FIELD, "")
     expected = session.get(CSRF_FIELD, "")
     if not expected or not hmac.compare_digest(str(sent), str(expected)):
@@ -91,6 +97,7 @@ def html_blueprint(name: str, import_name: str, **kwargs: Any) -> Blueprint:
     bp.register_error_handler(ValueError, _value_error)
     bp.register_error_handler(BadRequest, _bad_request)
     bp.register_error_handler(TableNotFound, _not_found)
+    bp.register_error_handler(ReadOnlyStore, _read_only)
     return bp
 
 
@@ -104,6 +111,11 @@ def _value_error(error: ValueError) -> Response:
 
 def _bad_request(error: BadRequest) -> Response:
     return _error_response(str(error.description or error), 400)
+
+
+def _read_only(_error: ReadOnlyStore) -> Response:
+    return _error_response(_("Nothing can be recorded right now: the database on the host is read-only. "
+                             "The tables can still be viewed."), 503)
 
 
 def _not_found(error: TableNotFound) -> Response:

@@ -17,7 +17,7 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from companion.rules.errors import RulesError
-from companion.rules.melds import check_laid_meld
+from companion.rules.melds import check_laid_meld, check_layout_size
 from companion.rules.options import Okey101Options, OkeyOptions
 from companion.rules.photo import PhotoCheck, PhotoNote, check_photo
 from companion.rules.scoring_101 import OKEY_IN_HAND_POINTS, rack_points, score_okey101_hand
@@ -321,6 +321,7 @@ class OpeningCheck:
 def check_opening(melds_text: str, *, indicator: str, options: Okey101Options) -> OpeningCheck:
     """Judge each meld (one per line or separated by ``|``) and the opening as a whole (H4)."""
     lines = [line for chunk in melds_text.replace("|", "\n").splitlines() if (line := chunk.strip(" ,"))]
+    check_layout_size(len(lines))
     verdicts = tuple(check_laid_meld(line, indicator=indicator, wrap_13_1=options.wrap_13_1) for line in lines)
     pairs = sum(1 for v in verdicts if v.valid and v.meld is not None and v.meld.kind == "pair")
     total = sum(v.value for v in verdicts if v.valid)

@@ -17,7 +17,14 @@ from companion.rules.match import OkeyStandings, okey_standings
 from companion.rules.options import OkeyOptions
 from companion.rules.registry import EventRule, GameSpec, Templates, register, request_field
 from companion.rules.round import Deal, HandResult, TableView, event_seat, list_field
-from companion.rules.scoring_okey import OkeyHandScore, combine_okey_scores, pending_gosterme, score_okey_hand
+from companion.rules.schema import Field
+from companion.rules.scoring_okey import (
+    OKEY_HAND_SCHEMA,
+    OkeyHandScore,
+    combine_okey_scores,
+    pending_gosterme,
+    score_okey_hand,
+)
 from companion.rules.win import check_hand
 
 __all__ = ["SPEC", "op_check"]
@@ -101,7 +108,8 @@ SPEC = register(GameSpec(
     sheet="countdown",
     picker="tiles",
     templates=Templates(hand="okey_win.html", form="hands.okey_win", actions="games/okey_actions.html"),
-    events={**DEAL_EVENTS, "gosterme": EventRule(_on_gosterme)},
+    events={**DEAL_EVENTS, "gosterme": EventRule(_on_gosterme, fields={"player": Field()})},
+    hand_fields=OKEY_HAND_SCHEMA,
     deal_tiles=14,
     ops={"check": op_check, **DEAL_OPS},
 ))

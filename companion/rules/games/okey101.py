@@ -21,7 +21,14 @@ from companion.rules.opening import best_opening
 from companion.rules.options import Okey101Options
 from companion.rules.registry import EventRule, GameSpec, Templates, register, request_field
 from companion.rules.round import Deal, HandResult, Penalty, TableView, event_field, event_seat, list_field
-from companion.rules.scoring_101 import PENALTY_REASONS, Okey101HandScore, pending_penalties, score_okey101_hand
+from companion.rules.schema import Field
+from companion.rules.scoring_101 import (
+    OKEY101_HAND_SCHEMA,
+    PENALTY_REASONS,
+    Okey101HandScore,
+    pending_penalties,
+    score_okey101_hand,
+)
 
 __all__ = ["SPEC", "op_opening", "op_meld"]
 
@@ -115,7 +122,9 @@ SPEC = register(GameSpec(
     picker="tiles",
     templates=Templates(hand="okey101_hand.html", form="hands.okey101_hand", actions="games/okey101_actions.html",
                         tools="games/okey101_tools.html"),
-    events={**DEAL_EVENTS, "penalty": EventRule(_on_penalty), "void_hand": EventRule(_on_void_hand)},
+    events={**DEAL_EVENTS, "penalty": EventRule(_on_penalty, fields={"player": Field(), "reason": Field()}),
+            "void_hand": EventRule(_on_void_hand, fields={})},
+    hand_fields=OKEY101_HAND_SCHEMA,
     deal_tiles=21,
     ops={"opening": op_opening, "meld": op_meld, "check": op_check, **DEAL_OPS},
 ))

@@ -14,6 +14,7 @@ from typing import Any
 from companion.rules.deal import plan_deal, reroll_indicator, roll_deal
 from companion.rules.errors import InvalidDealError, InvalidEventError
 from companion.rules.registry import EventRule
+from companion.rules.schema import Field
 from companion.rules.round import Deal, TableView, event_field, event_int
 from companion.rules.tiles import okey_for, tile_like
 
@@ -59,9 +60,10 @@ def _on_indicator(table: TableView, event: Mapping[str, Any]) -> Deal:
 
 
 DEAL_EVENTS: dict[str, EventRule] = {
-    "deal": EventRule(_on_deal, prepare=_prepare_deal),
-    "reroll": EventRule(_on_reroll),
-    "indicator": EventRule(_on_indicator),
+    "deal": EventRule(_on_deal, prepare=_prepare_deal,
+                      fields={"dice": Field("list", max_items=4), "roll": Field(), "rolled": Field()}),
+    "reroll": EventRule(_on_reroll, fields={"die": Field()}),
+    "indicator": EventRule(_on_indicator, fields={"tile": Field(max_length=8)}),
 }
 
 
