@@ -1,0 +1,542 @@
+"""Rummikub (RULES.md §R, seed 002): tiles, melds, the initial meld, joker retrieval, hand scores, the match.
+
+The tiles are Okey's with two real jokers ``J`` (R1); melds are O4's with 1 always low unless
+``wrap_13_1`` (R2).  The lay-down assistant (R4) lives in :mod:`companion.rules.rummikub_laydown`;
+:func:`solve` is its JSON face.
+
+>>> check_meld("R4 J R6").meld.faces
+(R4, R5, R6)
+>>> check_initial_meld("R10 R11 R12 | K1 B1 Y1").value
+36
+>>> retrieve_joker("R4 J R6", "R5")
+[R4, R5, R6]
+>>> score = score_hand({"winner": 0, "racks": ["", "R5 J", "K12 B1"]})
+>>> score.scores
+(48, -35, -13)
+>>> score.explain[1]
+Player 2 keeps R5 J: 5 + 30 (joker) = 35 → −35.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from companion.rules.errors import IllegalMeldError, ImpossibleHandError, InvalidHandRecordError, InvalidOptionError
+from companion.rules.explain import Explanation, details, player, texts
+from companion.rules.melds import Meld, MeldVerdict, check_laid_meld, meld_notation
+from companion.rules.rummikub_laydown import (
+    GOALS,
+    JOKER_POINTS,
+    LayDown,
+    arrange_table,
+    lay_down,
+    parse_table,
+    rummikub_tiles,
+    tile_points,
+)
+from companion.rules.tiles import Tile, TileLike, TilesLike, format_tiles
+
+__all__ = [
+    "PROFILES",
+    "RummikubHandScore",
+    "RummikubOptions",
+    "RummikubStandings",
+    "TurnCheck",
+    "InitialMeldCheck",
+    "arrange_table",
+    "check_initial_meld",
+    "check_meld",
+    "check_turn",
+    "lay_down",
+    "rack_sum",
+    "retrieve_joker",
+    "score_hand",
+    "solve",
+    "standings",
+]
+
+InitialMeld = Literal[30, 50]
+
+
+@dataclass(frozen=True)
+class RummikubOptions:
+    """Rummikub (RULES.md §R)."""
+
+    wrap_13_1: bool = False
+    """R2: a run may end 12-13-1 (off: 1 is always low; 13-1-2 never)."""
+    initial_meld: InitialMeld = 30
+    """R3: the least value of the first lay-down, from the rack alone (a joker counts as its tile)."""
+    table_after_initial_meld: bool = False
+    """R3: in the turn of the initial meld the player may go on to use the table."""
+    joker_points: int = JOKER_POINTS
+    """R6: what a joker left on a rack costs."""
+    hands: int = 0
+    """R6: the number of hands in the match; 0 = no fixed number (the table decides when to stop)."""
+    turn_seconds: int = 60
+    """R4: the shared turn timer, in seconds (0 = off)."""
+    timeout_draw: int = 3
+    """R4: tiles a player draws as a penalty when the timer runs out (official rules: put the moved
+    tiles back and draw three)."""
+
+
+PROFILES: dict[str, dict[str, Any]] = {
+    "reference": {},
+    "initial_50": {"initial_meld": 50},
+    "free_first_turn": {"table_after_initial_meld": True},
+    "no_timer": {"turn_seconds": 0},
+}
+"""Named profiles: overrides of the defaults ("reference" is the rule book)."""
+
+
+def _options(options: RummikubOptions | None) -> RummikubOptions:
+    if options is None:
+        return RummikubOptions()
+    if not isinstance(options, RummikubOptions):
+        raise InvalidOptionError(f"options {options!r} are not Rummikub options; use RummikubOptions()")
+    return options
+
+
+# --- melds (R2) -------------------------------------------------------------------------------
+
+
+def check_meld(tiles: TilesLike, options: RummikubOptions | None = None) -> MeldVerdict:
+    """Judge one meld as laid on the table, left to right (R2); a joker stands where it lies.
+
+    >>> check_meld("R12 R13 R1").reason
+    'illegal run: [R12, R13, R1] (1 after 13 is not allowed here (wrap_13_1 is off, H1))'
+    >>> check_meld("R12 R13 R1", RummikubOptions(wrap_13_1=True)).value
+    26
+    >>> check_meld("R7 B7").reason
+    'illegal meld: [R7, B7] (a meld has at least 3 tiles, R2)'
+    """
+    laid = rummikub_tiles(tiles, "meld")
+    if len(laid) < 3:
+        return MeldVerdict(False, 0, f"illegal meld: {meld_notation(laid)} (a meld has at least 3 tiles, R2)", None)
+    return check_laid_meld(laid, indicator=None, wrap_13_1=_options(options).wrap_13_1)
+
+
+def _melds(value: Any) -> tuple[tuple[Tile, ...], ...]:
+    tiles, grouping = parse_table(value)
+    return grouping if grouping is not None else ((tiles,) if tiles else ())
+
+
+@dataclass(frozen=True)
+class InitialMeldCheck:
+    """R3: whether laid melds make an initial meld: each valid, worth ``value`` ≥ the minimum."""
+
+    opens: bool
+    value: int
+    minimum: int
+    verdicts: tuple[MeldVerdict, ...]
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"opens": self.opens, "value": self.value, "minimum": self.minimum, "reason": self.reason,
+                "melds": [v.to_dict() for v in self.verdicts]}
+
+
+def check_initial_meld(melds: Any, options: RummikubOptions | None = None) -> InitialMeldCheck:
+    """Judge a first lay-down (R3): melds from the rack, ``|`` between them, worth at least 30 (or 50).
+
+    >>> check_initial_meld("J R12 R13").reason
+    'opens: 11 + 12 + 13 = 36 ≥ 30 (R3: a joker counts as the tile it stands for)'
+    >>> check_initial_meld("R4 R5 R6 | K1 K2 K3").reason
+    'does not open: 15 + 6 = 21 < 30 (R3)'
+    """
+    options = _options(options)
+    verdicts = tuple(check_meld(meld, options) for meld in _melds(melds))
+    minimum = options.initial_meld
+    bad = next((v for v in verdicts if not v.valid), None)
+    if not verdicts:
+        return InitialMeldCheck(False, 0, minimum, (), f"nothing laid: the initial meld is worth at least {minimum} (R3)")
+    if bad is not None:
+        return InitialMeldCheck(False, 0, minimum, verdicts, f"does not open: {bad.reason}")
+    value = sum(v.value for v in verdicts)
+    parts = [str(v.value) for v in verdicts]
+    if len(verdicts) == 1 and verdicts[0].meld is not None:
+        parts = [str(f.number) for f in verdicts[0].meld.faces]
+    sum_text = " + ".join(parts) + (f" = {value}" if len(parts) > 1 else "")
+    if value >= minimum:
+        jokers = any(t.is_joker for v in verdicts if v.meld for t in v.meld.tiles)
+        why = " (R3: a joker counts as the tile it stands for)" if jokers else " (R3)"
+        return InitialMeldCheck(True, value, minimum, verdicts, f"opens: {sum_text} ≥ {minimum}{why}")
+    return InitialMeldCheck(False, value, minimum, verdicts, f"does not open: {sum_text} < {minimum} (R3)")
+
+
+# --- joker retrieval (R5) and whole turns (R3-R5) -------------------------------------------------
+
+
+def retrieve_joker(meld: TilesLike, tile: TileLike, options: RummikubOptions | None = None) -> Meld:
+    """R5: put ``tile`` in place of the joker it is exactly the tile of; the new meld (the joker is
+    freed and must be laid again in the same turn — :func:`check_turn` checks that).
+
+    >>> retrieve_joker("R7 B7 J", "Y7")
+    [R7, B7, Y7]
+    >>> retrieve_joker("R4 J R6", "R7")
+    Traceback (most recent call last):
+    ...
+    companion.rules.errors.IllegalMeldError: R7 cannot take the joker of [R4, J, R6]: it stands for R5 (R5)
+    """
+    options = _options(options)
+    laid = rummikub_tiles(meld, "meld")
+    parsed = rummikub_tiles(tile if isinstance(tile, str) else [tile], "tile")
+    before = check_meld(laid, options)
+    if not before.valid or before.meld is None:
+        raise IllegalMeldError(f"cannot take a joker from {meld_notation(laid)}: {before.reason}")
+    if len(parsed) != 1 or parsed[0].is_joker:
+        raise IllegalMeldError(f"a joker is taken by laying the one exact tile it stands for, not {tile!r} (R5)")
+    given = parsed[0]
+    stands = [before.meld.faces[p] for p, t in enumerate(laid) if t.is_joker]
+    if not stands:
+        raise IllegalMeldError(f"{meld_notation(laid)} holds no joker (R5)")
+    for place, laid_tile in enumerate(laid):
+        if laid_tile.is_joker:
+            after = check_meld(laid[:place] + (given,) + laid[place + 1 :], options)
+            if after.valid and after.meld is not None:
+                return after.meld
+    faces = " or ".join(sorted({f.code for f in stands}))
+    if before.meld.kind == "set":
+        missing = sorted({f"{c}{before.meld.faces[0].number}" for c in "RYBK"}
+                         - {t.code for t in laid if not t.is_joker})
+        faces = " or ".join(missing)
+    raise IllegalMeldError(
+        f"{given.code} cannot take the joker of {meld_notation(laid)}: it stands for {faces} (R5)"
+    )
+
+
+@dataclass(frozen=True)
+class TurnCheck:
+    """Whether a turn's table is legal (R3-R5): ``laid`` are the rack tiles it added."""
+
+    valid: bool
+    laid: tuple[Tile, ...]
+    value: int
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"valid": self.valid, "laid": [t.code for t in self.laid], "value": self.value, "reason": self.reason}
+
+
+def check_turn(before: Any, after: Any, *, opened: bool, options: RummikubOptions | None = None) -> TurnCheck:
+    """Referee a whole turn: the table ``before`` and ``after`` (melds separated by ``|``).
+
+    Every meld after is valid (R4); no tile left the table — a joker taken back (R5) is laid
+    again; the tiles added came from the rack; before the player has ``opened``, the new melds are
+    rack tiles alone worth at least the minimum and the table is otherwise untouched (R3).
+
+    >>> check_turn("R4 J R6", "R4 R5 R6 | K9 K10 J", opened=True).reason
+    'legal turn: lays R5 K9 K10 (R4)'
+    >>> check_turn("R4 J R6", "R4 R5 R6", opened=True).reason
+    'illegal turn: J left the table; a joker taken back is laid again in the same turn (R5)'
+    """
+    options = _options(options)
+    old, new = _melds(before), _melds(after)
+    for number, meld in enumerate(new, start=1):
+        verdict = check_meld(meld, options)
+        if not verdict.valid:
+            return TurnCheck(False, (), 0, f"illegal turn: meld {number} {verdict.reason} (R4)")
+    old_tiles: Counter[Tile] = Counter(t for m in old for t in m)
+    new_tiles: Counter[Tile] = Counter(t for m in new for t in m)
+    gone = old_tiles - new_tiles
+    if gone:
+        missing: list[Tile] = sorted(gone.elements(), key=lambda t: t.index)
+        lost = format_tiles(missing)
+        if all(t.is_joker for t in gone):
+            return TurnCheck(False, (), 0, f"illegal turn: {lost} left the table; a joker taken back is laid "
+                                           "again in the same turn (R5)")
+        return TurnCheck(False, (), 0, f"illegal turn: {lost} left the table; table tiles stay on it (R4)")
+    laid = tuple(sorted((new_tiles - old_tiles).elements(), key=lambda t: t.index))
+    value = sum(tile_points(t, options.joker_points) for t in laid)
+    if not laid:
+        return TurnCheck(False, (), 0, "nothing laid: a player who cannot lay down draws a tile (R4)")
+    if not opened:
+        untouched = Counter(tuple(m) for m in old) - Counter(tuple(m) for m in new)
+        fresh = [m for m in new if not (Counter(m) - Counter(laid))]
+        worth = sum(check_meld(m, options).value for m in fresh)
+        if untouched and not options.table_after_initial_meld:
+            return TurnCheck(False, laid, value, "illegal turn: the initial meld is laid from the rack alone; "
+                                                 "the table stays as it is (R3)")
+        if worth < options.initial_meld:
+            return TurnCheck(False, laid, value, f"illegal turn: the new melds of rack tiles are worth {worth}, "
+                                                 f"the initial meld needs {options.initial_meld} (R3)")
+    return TurnCheck(True, laid, value, f"legal turn: lays {format_tiles(laid)} (R4)")
+
+
+# --- the lay-down assistant as JSON (R4) ----------------------------------------------------------
+
+
+def solve(request: Mapping[str, Any], options: RummikubOptions | None = None) -> dict[str, Any]:
+    """The batch/CLI ``solve`` operation: ``{"table", "rack", "goal", "initial"}`` → the new table.
+
+    >>> solve({"table": "R1 R2 R3", "rack": "R4 K9", "goal": "tiles"})["melds"]
+    [['R1', 'R2', 'R3', 'R4']]
+    """
+    options = _options(options)
+    known = {"table", "rack", "goal", "initial"}
+    for name in request:
+        if name not in known and name not in ("op", "game", "options", "profile"):
+            raise InvalidHandRecordError(f"unknown field {name!r} in a solve request; use table, rack, goal, initial")
+    goal = request.get("goal", "tiles")
+    if goal not in GOALS:
+        raise InvalidHandRecordError(f"invalid goal {goal!r}: use 'tiles', 'points' or 'all'")
+    initial = request.get("initial", False)
+    if not isinstance(initial, bool):
+        raise InvalidHandRecordError(f"invalid initial {initial!r}: use true (the initial meld, R3) or false")
+    result: LayDown = lay_down(
+        request.get("table", ""),
+        request.get("rack", ""),
+        goal=goal,
+        initial=initial,
+        wrap_13_1=options.wrap_13_1,
+        initial_meld=options.initial_meld,
+        table_after_initial_meld=options.table_after_initial_meld,
+        joker_points=options.joker_points,
+    )
+    return result.to_dict()
+
+
+# --- hand scores (R6) ---------------------------------------------------------------------------
+
+
+def rack_sum(tiles: TilesLike, options: RummikubOptions | None = None) -> int:
+    """The sum of a rack's tiles (R6): the numbers, a joker 30.
+
+    >>> rack_sum("R5 J K13")
+    48
+    """
+    return sum(tile_points(t, _options(options).joker_points) for t in rummikub_tiles(tiles, "rack"))
+
+
+@dataclass(frozen=True)
+class RummikubHandScore:
+    """The scores of one Rummikub hand (R6), zero-sum, with the reasons.
+
+    ``winner`` is the seat that emptied the rack, ``None`` when the pool ran out (then ``leaders``
+    hold the lowest rack sum).
+    """
+
+    players: int
+    winner: int | None
+    leaders: tuple[int, ...]
+    racks: tuple[tuple[Tile, ...], ...]
+    sums: tuple[int, ...]
+    scores: tuple[int, ...]
+    explain: tuple[Explanation, ...]
+    per_seat: tuple[tuple[Explanation, ...], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "winner": self.winner,
+            "leaders": list(self.leaders),
+            "racks": [format_tiles(r) for r in self.racks],
+            "sums": list(self.sums),
+            "scores": list(self.scores),
+            "explain": texts(self.explain),
+            "explain_detail": details(self.explain),
+            "per_seat": [texts(lines) for lines in self.per_seat],
+        }
+
+
+HAND_FIELDS = ("winner", "racks")
+
+
+def _who(seat: int) -> str:
+    return player(seat).capitalize()
+
+
+def _sum_text(tiles: Sequence[Tile], options: RummikubOptions) -> str:
+    if not tiles:
+        return "nothing"
+    parts = [f"{options.joker_points} (joker)" if t.is_joker else str(t.number) for t in tiles]
+    total = sum(tile_points(t, options.joker_points) for t in tiles)
+    return " + ".join(parts) + (f" = {total}" if len(parts) > 1 else "")
+
+
+def score_hand(hand: Mapping[str, Any], options: RummikubOptions | None = None) -> RummikubHandScore:
+    """Score one hand (R6) from ``{"winner": 0 | null, "racks": ["", "R5 J", …]}`` (one rack per seat).
+
+    The winner emptied the rack: every other player scores minus the sum of their tiles (joker
+    30), the winner plus the total.  ``winner: null`` — the pool ran out: the lowest rack sum wins
+    and each other player pays the difference; with a tie for lowest, each of the tied players is
+    paid the difference.
+
+    >>> score_hand({"winner": None, "racks": ["R3 R4", "K10", "J"]}).scores
+    (26, -3, -23)
+    >>> score_hand({"winner": 0, "racks": ["R3", ""]})
+    Traceback (most recent call last):
+    ...
+    companion.rules.errors.InvalidHandRecordError: player 1 is the winner but the rack holds R3: the winner emptied the rack (R6); give "" as the winner's rack
+    """
+    options = _options(options)
+    if not isinstance(hand, Mapping):
+        raise InvalidHandRecordError(f"a hand record must be an object such as {{\"winner\": 0, \"racks\": [\"\", \"R5\"]}}, not {hand!r}")
+    for name in hand:
+        if name not in HAND_FIELDS:
+            raise InvalidHandRecordError(f"unknown field {name!r} in a Rummikub hand; use winner and racks")
+    if "racks" not in hand:
+        raise InvalidHandRecordError('a Rummikub hand needs "racks": one string of tiles per seat, "" for an empty rack')
+    racks_value = hand["racks"]
+    if not isinstance(racks_value, (list, tuple)) or not 2 <= len(racks_value) <= 4:
+        raise InvalidHandRecordError(f"invalid racks {racks_value!r}: give a list of 2-4 racks, one string per seat")
+    racks: list[tuple[Tile, ...]] = []
+    for seat, rack in enumerate(racks_value):
+        if not isinstance(rack, str):
+            raise InvalidHandRecordError(
+                f"invalid rack {rack!r} of {player(seat)}: give the tiles left as a string such as 'R5 J' (\"\" if empty)"
+            )
+        racks.append(rummikub_tiles(rack, f"rack of {player(seat)}"))
+    players = len(racks)
+    if "winner" not in hand:
+        raise InvalidHandRecordError('a Rummikub hand needs "winner": the seat (0-based) that went out, or null if the pool ran out')
+    winner = hand["winner"]
+    if winner is not None and (isinstance(winner, bool) or not isinstance(winner, int) or not 0 <= winner < players):
+        raise InvalidHandRecordError(f"invalid winner {winner!r}: give a seat 0-{players - 1}, or null if the pool ran out")
+    everything = Counter(t for rack in racks for t in rack)
+    for tile, count in sorted(everything.items(), key=lambda item: item[0].index):
+        if count > 2:
+            raise ImpossibleHandError(f"impossible hand: {count} × {tile.code} on the racks, a Rummikub set has only 2 (R1)")
+    if winner is not None and racks[winner]:
+        raise InvalidHandRecordError(
+            f"{player(winner)} is the winner but the rack holds {format_tiles(racks[winner])}: "
+            'the winner emptied the rack (R6); give "" as the winner\'s rack'
+        )
+    sums = [sum(tile_points(t, options.joker_points) for t in rack) for rack in racks]
+    per_seat: list[list[Explanation]] = [[] for _ in range(players)]
+    scores = [0] * players
+    if winner is not None:
+        leaders: tuple[int, ...] = (winner,)
+        for seat in range(players):
+            if seat != winner:
+                scores[seat] = -sums[seat]
+                per_seat[seat].append(Explanation(
+                    "rummikub.loser", {"seat": seat, "rack": format_tiles(racks[seat]), "sum": sums[seat]},
+                    f"{_who(seat)} keeps {format_tiles(racks[seat]) or 'nothing'}: "
+                    f"{_sum_text(racks[seat], options)} → −{sums[seat]}.",
+                ))
+        scores[winner] = sum(sums)
+        losers = [s for s in range(players) if s != winner]
+        per_seat[winner].insert(0, Explanation(
+            "rummikub.winner", {"seat": winner, "points": scores[winner]},
+            f"{_who(winner)} went out: + the others' racks "
+            f"{' + '.join(str(sums[s]) for s in losers)} = +{scores[winner]} (R6).",
+        ))
+    else:
+        low = min(sums)
+        leaders = tuple(s for s in range(players) if sums[s] == low)
+        for seat in range(players):
+            if seat not in leaders:
+                scores[seat] = -(sums[seat] - low) * len(leaders)
+                paid = f" to each of {len(leaders)} players" if len(leaders) > 1 else ""
+                per_seat[seat].append(Explanation(
+                    "rummikub.pool_loser",
+                    {"seat": seat, "sum": sums[seat], "lowest": low, "leaders": len(leaders)},
+                    f"{_who(seat)} keeps {format_tiles(racks[seat]) or 'nothing'} worth {sums[seat]}: "
+                    f"pays {sums[seat]} − {low} = {sums[seat] - low}{paid} → {scores[seat]}.",
+                ))
+        gain = sum(sums[s] - low for s in range(players) if s not in leaders)
+        for seat in leaders:
+            scores[seat] = gain
+            per_seat[seat].insert(0, Explanation(
+                "rummikub.pool_winner", {"seat": seat, "sum": low, "points": gain},
+                f"The pool ran out: {player(seat)} has the lowest rack ({low}) and is paid the differences: "
+                f"+{gain} (R6).",
+            ))
+    seat_lines = tuple(tuple(lines) for lines in per_seat)
+    return RummikubHandScore(
+        players=players,
+        winner=winner,
+        leaders=leaders,
+        racks=tuple(racks),
+        sums=tuple(sums),
+        scores=tuple(scores),
+        explain=tuple(line for seat in (*leaders, *(s for s in range(players) if s not in leaders))
+                      for line in seat_lines[seat]),
+        per_seat=seat_lines,
+    )
+
+
+# --- the match ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RummikubStandings:
+    """The zero-sum sheet: running totals after each hand; the highest total leads (and wins once the
+    agreed number of hands, ``options.hands``, is played)."""
+
+    players: int
+    hands: int
+    totals: tuple[int, ...]
+    history: tuple[tuple[int, ...], ...]
+    hands_played: int
+    finished: bool
+    leaders: tuple[int, ...]
+    winners: tuple[int, ...]
+    explain: tuple[Explanation, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "hands": self.hands,
+            "totals": list(self.totals),
+            "history": [list(row) for row in self.history],
+            "hands_played": self.hands_played,
+            "finished": self.finished,
+            "leaders": list(self.leaders),
+            "winners": list(self.winners),
+            "explain": texts(self.explain),
+            "explain_detail": details(self.explain),
+        }
+
+
+def _seats(seats: Sequence[int]) -> str:
+    names = [str(seat + 1) for seat in seats]
+    if len(names) == 1:
+        return f"player {names[0]} wins"
+    return "players " + ", ".join(names[:-1]) + " and " + names[-1] + " win"
+
+
+def standings(players: int, hands: Sequence[RummikubHandScore], options: RummikubOptions | None = None) -> RummikubStandings:
+    """Replay the hands: totals add up (zero-sum); with ``options.hands`` > 0 the match ends after that many.
+
+    >>> win = score_hand({"winner": 1, "racks": ["R5", "", "K10 J"]})
+    >>> standings(3, [win, win], RummikubOptions(hands=2)).explain[0]
+    All 2 hands are played: player 2 wins with the highest total (+90).
+    """
+    options = _options(options)
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+        raise InvalidHandRecordError(f"invalid players {players!r}: Rummikub is played by 2-4 players (R1)")
+    totals = [0] * players
+    history: list[tuple[int, ...]] = []
+    for number, hand in enumerate(hands, start=1):
+        if hand.players != players:
+            raise InvalidHandRecordError(f"hand {number} has {hand.players} racks, the table has {players} players")
+        if options.hands and number > options.hands:
+            raise InvalidHandRecordError(f"hand {number} is one too many: the match is {options.hands} hands")
+        totals = [t + s for t, s in zip(totals, hand.scores)]
+        history.append(tuple(totals))
+    best = max(totals)
+    leaders = tuple(s for s in range(players) if totals[s] == best)
+    finished = bool(options.hands) and len(history) == options.hands
+    lines: list[Explanation] = []
+    if finished:
+        lines.append(Explanation(
+            "rummikub.match_over", {"winners": list(leaders), "totals": totals, "hands": options.hands},
+            f"All {options.hands} hands are played: {_seats(leaders)} with the highest total (+{best})."
+            if best > 0 else f"All {options.hands} hands are played: {_seats(leaders)} with the highest total ({best}).",
+        ))
+    return RummikubStandings(
+        players=players,
+        hands=options.hands,
+        totals=tuple(totals),
+        history=tuple(history),
+        hands_played=len(history),
+        finished=finished,
+        leaders=leaders,
+        winners=leaders if finished else (),
+        explain=tuple(lines),
+    )
+
