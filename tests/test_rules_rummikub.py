@@ -56,7 +56,7 @@ def assert_sound(result: LayDown, table: str, rack: str, wrap: bool = False) -> 
 
 
 def test_R1_tiles_with_real_jokers_and_orange_read_as_yellow():
-    assert codes("r7, O13 j k1") == ["R7", "Y13", "J", "K1"]
+    assert codes("r7, o13 j k1") == ["R7", "Y13", "J", "K1"]
     with pytest.raises(InvalidTileError, match="false okey"):
         rummikub_tiles("R7 F")
     with pytest.raises(InvalidTileError, match="'R14'"):

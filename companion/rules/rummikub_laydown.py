@@ -72,7 +72,7 @@ def tile_points(tile: Tile, joker_points: int = JOKER_POINTS) -> int:
 def rummikub_tiles(value: TilesLike, what: str = "tiles") -> tuple[Tile, ...]:
     """Parse Rummikub tiles: the notation of RULES.md §0 with the joker ``J``, orange ``O`` read as ``Y``.
 
-    >>> rummikub_tiles("r7, O13 j")
+    >>> rummikub_tiles("r7, o13 j")
     (R7, Y13, J)
     >>> rummikub_tiles("R7 F")
     Traceback (most recent call last):
