@@ -88,11 +88,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(data_dir)
 
-    from companion.web import api, pages, rulebook
+    from companion.web import api, kiosk, pages, rulebook
     from companion.web.security import init_security
 
     init_security(app)
     api.init_app(app)
     pages.init_app(app)
     rulebook.init_app(app)
+    kiosk.init_app(app)
     return app

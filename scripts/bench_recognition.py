@@ -1,0 +1,92 @@
+"""Time the tile recogniser per photo, at 1, 2 and 4 onnxruntime threads, and count the models' work.
+
+The figures feed the Raspberry Pi estimate in docs/raspberry-pi.md: the multiply-accumulates (MACs) each
+photo costs — the detector on the resized photo, the classifier on every crop times the quarter turns
+it averages — and the time this machine takes, from which an achieved rate (GMAC/s) follows.
+
+    python scripts/bench_recognition.py                 # the photos in tests/data/vision
+    python scripts/bench_recognition.py --photos a.jpg b.jpg --runs 7
+
+MACs need the ``onnx`` package (``pip install onnx``; shape inference only); without it only times are shown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from vision import Recognizer  # noqa: E402
+from vision.imageio import load_image  # noqa: E402
+from vision.recognizer import MODELS_DIR  # noqa: E402
+
+
+def conv_macs(model_path: Path, shape: tuple[int, ...]) -> int | None:
+    """Multiply-accumulates of one run of an ONNX model on an input of ``shape`` (Conv and Gemm nodes)."""
+    try:
+        import numpy as np
+        import onnx
+        from onnx import numpy_helper, shape_inference
+    except ImportError:
+        return None
+    model = onnx.load(str(model_path))
+    for dim, value in zip(model.graph.input[0].type.tensor_type.shape.dim, shape):
+        dim.ClearField("dim_param")
+        dim.dim_value = value
+    model = shape_inference.infer_shapes(model)
+    shapes = {v.name: [d.dim_value for d in v.type.tensor_type.shape.dim]
+              for v in [*model.graph.value_info, *model.graph.input, *model.graph.output]}
+    weights = {i.name: numpy_helper.to_array(i).shape for i in model.graph.initializer}
+    total = 0
+    for node in model.graph.node:
+        if node.op_type == "Conv":
+            kernel = weights[node.input[1]]
+            total += int(np.prod(shapes[node.output[0]])) * int(np.prod(kernel[1:]))
+        elif node.op_type == "Gemm":
+            total += int(np.prod(shapes[node.output[0]])) * int(weights[node.input[1]][1])
+    return total
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--photos", type=Path, nargs="+",
+                        default=sorted((ROOT / "tests" / "data" / "vision").glob("*.jpg")))
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2, 4])
+    args = parser.parse_args()
+    crop_macs = conv_macs(MODELS_DIR / "classifier.onnx", (1, 3, 48, 48))
+    for threads in args.threads:
+        recognizer = Recognizer(threads=threads)
+        rows = []
+        for photo in args.photos:
+            pixels = load_image(photo)
+            recognizer.recognize(pixels)  # warm-up
+            times = []
+            for _ in range(args.runs):
+                started = time.perf_counter()
+                result = recognizer.recognize(pixels)
+                times.append((time.perf_counter() - started) * 1000)
+            height, width = pixels.shape[:2]
+            scale = 512 / max(height, width)
+            detector_shape = (1, 3, -(-round(height * scale) // 32) * 32, -(-round(width * scale) // 32) * 32)
+            detector_macs = conv_macs(MODELS_DIR / "detector.onnx", detector_shape)
+            macs = None if detector_macs is None or crop_macs is None else \
+                detector_macs + crop_macs * recognizer.turns * len(result.tiles)
+            rows.append((photo.name, len(result.tiles), statistics.median(times), macs))
+        print(f"\n## onnxruntime threads = {threads}\n")
+        print("| photo | tiles | median ms | GMACs (one detector pass) | GMAC/s |")
+        print("|---|---:|---:|---:|---:|")
+        for name, tiles, median, macs in rows:
+            gmacs = f"{macs / 1e9:.2f}" if macs else "–"
+            rate = f"{macs / median / 1e6:.1f}" if macs else "–"
+            print(f"| {name} | {tiles} | {median:.0f} | {gmacs} | {rate} |")
+    if crop_macs:
+        print(f"\nclassifier: {crop_macs / 1e6:.1f} M MACs a crop, × {Recognizer().turns} quarter turns a tile")
+
+if __name__ == "__main__":
+    main()
