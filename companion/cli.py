@@ -169,8 +169,11 @@ def render_opening(result: Mapping[str, Any]) -> str:
     lines = [f"best opening: {result['value']} points ({verdict} with melds)"]
     if result["melds"]:
         lines.append(f"  melds: {_melds_text(result['melds'])}")
-    pairs_verdict = "opens" if result.get("pairs_open") else "does not open"
-    lines.append(f"  pairs: {result['pairs']} ({pairs_verdict} with pairs)")
+    if "pairs" in result:
+        pairs_verdict = "opens" if result.get("pairs_open") else "does not open"
+        lines.append(f"  pairs: {result['pairs']} ({pairs_verdict} with pairs)")
+    if result.get("left"):
+        lines.append(f"  left: {result['left']}")
     return "\n".join(lines)
 
 
@@ -293,15 +296,15 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--indicator", required=True, help="the face-up indicator tile, e.g. R4")
     check.add_argument("tiles", nargs="+", help="14 or 15 tiles, e.g. R1 R2 R3 …")
 
-    opening = sub.add_parser("opening", help="the best Okey 101 opening of a rack (H4)")
+    opening = sub.add_parser("opening", help="the best opening of a rack or hand (H4; M4, T3 for the card games)")
     _add_common(opening, game="okey101")
-    opening.add_argument("--indicator", required=True)
-    opening.add_argument("tiles", nargs="+", help="the rack, e.g. 21 or 22 tiles")
+    opening.add_argument("--indicator", help="the face-up indicator tile (tile games)")
+    opening.add_argument("tiles", nargs="+", help="the rack, e.g. 21 or 22 tiles, or the cards, e.g. QH KH AH *")
 
-    meld = sub.add_parser("meld", help="referee melds as laid out on the table; '|' separates melds (O4, H4)")
+    meld = sub.add_parser("meld", help="referee melds as laid out on the table; '|' separates melds (O4, H4, M3-M4, T2)")
     _add_common(meld, game="okey101")
-    meld.add_argument("--indicator", required=True)
-    meld.add_argument("tiles", nargs="+", help="e.g. R12 R13 F   or   R10 R11 R12 '|' K1 K2 K3")
+    meld.add_argument("--indicator", help="the face-up indicator tile (tile games)")
+    meld.add_argument("tiles", nargs="+", help="e.g. R12 R13 F   or   R10 R11 R12 '|' K1 K2 K3   or   QH KH AH")
 
     deal = sub.add_parser("deal", help="walk the formal deal (O2): stacks, indicator, who takes what")
     _add_common(deal, game="okey")
@@ -420,12 +423,13 @@ def _dispatch(args: argparse.Namespace) -> int:
     if command == "check":
         result = OPERATIONS["check"](_request(args, "check", indicator=args.indicator, tiles=tiles))
         return _emit(args, result, render_check)
-    if command == "opening":
-        result = OPERATIONS["opening"](_request(args, "opening", indicator=args.indicator, tiles=tiles))
-        return _emit(args, result, render_opening)
-    if command == "meld":
-        result = OPERATIONS["meld"](_request(args, "meld", indicator=args.indicator, tiles=tiles))
-        return _emit(args, result, render_meld)
+    if command in ("opening", "meld"):
+        # The tile games read "tiles" and "indicator", the card games "cards": the same positional text.
+        fields = {"tiles": tiles, "cards": tiles}
+        if args.indicator is not None:
+            fields["indicator"] = args.indicator
+        result = OPERATIONS[command](_request(args, command, **fields))
+        return _emit(args, result, RENDERERS[command])
     if command == "deal":
         if args.dealer < 1 or args.dealer > args.players:
             raise CommandError(f"--dealer {args.dealer} is not a seat: use 1-{args.players}")

@@ -66,6 +66,8 @@ class MeldCheck:
     value: int
     reason: str
     stands_for: tuple[Card, ...] = ()
+    ordered: tuple[Card, ...] = ()
+    """The cards as the meld is laid: a run low to high with each joker in its place, a set by suit."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -122,7 +124,8 @@ def _as_set(meld: tuple[Card, ...], reals: list[Card], jokers: int, rules: MeldR
     name = _NAMES.get(rank, f"{rank}s")
     joker_note = f" (the joker{'s' if jokers > 1 else ''} as {' or '.join(c.code for c in missing)})" if jokers else ""
     reason = f"set of {len(meld)} {name}{joker_note}: {' + '.join([str(value)] * len(meld))} = {value * len(meld)}"
-    return MeldCheck(meld, True, "set", value * len(meld), reason, tuple(missing[:jokers]))
+    ordered = tuple(sorted(reals, key=Card.sort_key)) + (JOKER,) * jokers
+    return MeldCheck(meld, True, "set", value * len(meld), reason, tuple(missing[:jokers]), ordered)
 
 
 def _as_run(meld: tuple[Card, ...], reals: list[Card], jokers: int, rules: MeldRules) -> MeldCheck:
@@ -154,11 +157,12 @@ def _as_run(meld: tuple[Card, ...], reals: list[Card], jokers: int, rules: MeldR
     positions = range(low, low + len(meld))
     present = {_HIGH_ACE if (card.rank == 1 and low > 1) else card.rank for card in reals}
     stands = tuple(Card(1 if p == _HIGH_ACE else p, suit) for p in positions if p not in present)
+    ordered = tuple(JOKER if p not in present else Card(1 if p == _HIGH_ACE else p, suit) for p in positions)
     shown = [Card(1 if p == _HIGH_ACE else p, suit).code for p in positions]
     terms = " + ".join(str(_position_value(p, rules)) for p in positions)
     joker_note = f" (the joker as {', '.join(c.code for c in stands)})" if stands else ""
     reason = f"run {'-'.join(shown)}{joker_note}: {terms} = {value}"
-    return MeldCheck(meld, True, "run", value, reason, stands)
+    return MeldCheck(meld, True, "run", value, reason, stands, ordered)
 
 
 def _windows(reals: Sequence[Card], length: int) -> Iterable[tuple[int, int]]:

@@ -168,7 +168,7 @@ class RamiOpening:
     def to_dict(self) -> dict[str, Any]:
         return {
             "value": self.value,
-            "melds": [[card.code for card in meld.cards] for meld in self.best.melds],
+            "melds": [[card.code for card in meld.ordered] for meld in self.best.melds],
             "opens": self.opens,
             "minimum": self.minimum,
             "left": format_cards(self.best.left),
@@ -270,7 +270,7 @@ class GoingOut:
     def to_dict(self) -> dict[str, Any]:
         return {
             "possible": self.possible,
-            "melds": [[card.code for card in meld.cards] for meld in self.melds],
+            "melds": [[card.code for card in meld.ordered] for meld in self.melds],
             "discard": None if self.discard is None else self.discard.code,
             "value": self.value,
             "all_at_once": self.all_at_once,

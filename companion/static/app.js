@@ -253,8 +253,100 @@
   document.addEventListener("htmx:oobAfterSwap", reopen);
   document.addEventListener("htmx:afterSwap", reopen);
 
+  // Card picker (templates/_cards.html): the text field is the truth, the rank × suit grid edits it.
+  var CARD_SPLIT = /[\s,;|]+/;
+  var SUIT_INPUT = { "♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C" };
+  var SUIT_SHOWN = { S: "♠", H: "♥", D: "♦", C: "♣" };
+  function cardCode(token) {
+    var t = token.replace(/[\ufe0e\ufe0f]/g, "").toUpperCase();
+    if (t === "JOKER" || t === "🃏") return "*";
+    var last = t.slice(-1);
+    if (SUIT_INPUT[last]) t = t.slice(0, -1) + SUIT_INPUT[last];
+    if (t.charAt(0) === "T" && t.length === 2) t = "10" + t.slice(1);
+    return t;
+  }
+  function parseCards(text) {
+    return text.split(CARD_SPLIT).filter(Boolean).map(cardCode);
+  }
+  function cardFace(code, el) {
+    if (code === "*") { el.className = "pc joker"; el.textContent = "★"; return; }
+    var suit = code.slice(-1);
+    el.className = "pc " + suit;
+    el.textContent = code.slice(0, -1);
+    var small = document.createElement("small");
+    small.textContent = SUIT_SHOWN[suit] || "?";
+    el.appendChild(small);
+  }
+  function syncCards(picker) {
+    var codes = parseCards(picker.querySelector("[data-card-text]").value);
+    var counts = {};
+    codes.forEach(function (c) { counts[c] = (counts[c] || 0) + 1; });
+    picker.querySelectorAll("[data-card]").forEach(function (b) {
+      var n = counts[b.dataset.card] || 0;
+      b.dataset.count = String(n);
+      b.setAttribute("aria-pressed", n > 0 ? "true" : "false");
+      b.querySelector(".count").textContent = n ? String(n) : "";
+    });
+    var chosen = picker.querySelector("[data-card-chosen]");
+    chosen.textContent = "";
+    codes.forEach(function (c, i) {
+      var b = document.createElement("button");
+      b.type = "button";
+      cardFace(c, b);
+      b.title = c;
+      b.setAttribute("aria-label", chosen.dataset.removeLabel + " " + c);
+      b.dataset.index = String(i);
+      chosen.appendChild(b);
+    });
+    var counter = picker.querySelector("[data-card-count]");
+    counter.textContent = String(codes.length);
+    var max = Number(picker.dataset.max || 0);
+    counter.classList.toggle("over", max > 0 && codes.length > max);
+  }
+  function setCards(picker, codes) {
+    var field = picker.querySelector("[data-card-text]");
+    field.value = codes.join(" ");
+    field.dispatchEvent(new Event("change", { bubbles: true }));
+    syncCards(picker);
+  }
+  document.addEventListener("click", function (ev) {
+    var picker = ev.target.closest("[data-card-picker]");
+    if (!picker) return;
+    var codes = parseCards(picker.querySelector("[data-card-text]").value);
+    var add = ev.target.closest("[data-card]");
+    if (add) {
+      var code = add.dataset.card;
+      var limit = Number(code === "*" ? picker.dataset.jokers : picker.dataset.copies) || 1;
+      var have = codes.filter(function (c) { return c === code; }).length;
+      // A tap adds one more copy, up to what the decks hold; one more tap clears the card.
+      if (have >= limit) codes = codes.filter(function (c) { return c !== code; }); else codes.push(code);
+      setCards(picker, codes);
+      return;
+    }
+    var remove = ev.target.closest("[data-card-chosen] .pc");
+    if (remove) { codes.splice(Number(remove.dataset.index), 1); setCards(picker, codes); return; }
+    if (ev.target.closest("[data-card-undo]")) { codes.pop(); setCards(picker, codes); return; }
+    if (ev.target.closest("[data-card-clear]")) setCards(picker, []);
+  });
+  document.addEventListener("input", function (ev) {
+    var picker = ev.target.closest("[data-card-picker]");
+    if (picker && ev.target.matches("[data-card-text]")) syncCards(picker);
+  });
+  // Opening checker for cards: move the meld picker's cards into the melds box as one more line.
+  document.addEventListener("click", function (ev) {
+    var add = ev.target.closest("[data-add-cards]");
+    if (!add) return;
+    var picker = document.getElementById(add.dataset.from);
+    var box = document.getElementById(add.dataset.addCards);
+    var codes = parseCards(picker.querySelector("[data-card-text]").value);
+    if (!codes.length) return;
+    box.value = (box.value.trim() ? box.value.trim() + "\n" : "") + codes.join(" ");
+    setCards(picker, []);
+  });
+
   function init(scope) {
     showTeams();
+    scope.querySelectorAll("[data-card-picker]").forEach(syncCards);
     scope.querySelectorAll("[data-picker]").forEach(syncPicker);
     scope.querySelectorAll(".photo-result").forEach(refreshPhoto);
   }

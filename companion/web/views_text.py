@@ -20,6 +20,9 @@ GAME_LABELS: dict[str, LazyString] = {
     "okey": _l("Okey (20 points)"),
     "okey101": _l("Okey 101"),
     "okey_points": _l("Okey points (face values, lowest wins)"),
+    "rami40": _l("Rami 40"),
+    "rami51": _l("Rami 51"),
+    "turkish": _l("Turkish Rummy (Rummy 40/51)"),
 }
 """The reader's name of each registered game, by its id (a game missing here shows its English title)."""
 
@@ -41,6 +44,9 @@ PROFILE_LABELS: dict[str, LazyString] = {
     "no_doublings": _l("No doublings"),
     "dealer_starts": _l("Dealer starts"),
     "right_of_dealer_starts": _l("The player on the dealer's right starts"),
+    "house": _l("House rules (fewer jokers)"),
+    "elimination": _l("Elimination"),
+    "rummy51": _l("Rummy 51 (opening 51)"),
 }
 
 OPTION_TEXT: dict[str, tuple[LazyString, LazyString]] = {
@@ -69,6 +75,15 @@ OPTION_TEXT: dict[str, tuple[LazyString, LazyString]] = {
     "penalty_points": (_l("Extra penalty"), _l("Each extra penalty: okey discarded, failed opening, işlek …")),
     "hands": (_l("Hands"), _l("How many hands the match has.")),
     "partner_finish_clears": (_l("Partner's hand cleared"), _l("When a player finishes, the partner pays nothing.")),
+    "opening": (_l("Opening minimum"), _l("The first lay-down must be worth at least this.")),
+    "deck": (_l("Cards"), _l("Reference: 108 cards (160 for 5-6 players); house: 106 (159).")),
+    "joker_penalty": (_l("Joker left in hand"), _l("What a joker left in hand costs.")),
+    "not_opened_penalty": (_l("Never opened"), _l("What a player who never opened pays instead of the cards.")),
+    "rami_sec_doubles": (_l("Rami sec doubles"), _l("Going out in one turn without having opened doubles the others' penalties.")),
+    "elimination_at": (_l("Match ends above"), _l("The match ends when a total passes this (0 = off).")),
+    "rummy_bonus": (_l("Rummy bonus"), _l("What everybody else adds after a Rummy.")),
+    "low_ace_one": (_l("Low ace counts 1"), _l("The ace of A-2-3 counts 1 instead of 11.")),
+    "direction": (_l("Direction of play"), _l("Which way the deal and the turn go.")),
 }
 
 VALUE_TEXT: dict[str, LazyString] = {
@@ -81,6 +96,10 @@ VALUE_TEXT: dict[str, LazyString] = {
     "dealer": _l("the dealer"),
     "counts_101": _l("101 inside the sum (doubled with it)"),
     "flat_101": _l("a flat 101 (never doubled)"),
+    "reference": _l("reference"),
+    "house": _l("house rules"),
+    "clockwise": _l("clockwise (to the left)"),
+    "counterclockwise": _l("counter-clockwise (to the right)"),
 }
 
 
@@ -160,6 +179,35 @@ EXPLANATIONS: dict[str, LazyString] = {
     "okey_points.finisher": _l("%(seat)s completed the rack: 0."),
     "okey_points.rack": _l("%(seat)s keeps tiles worth %(score)s."),
     "okey_points.match_over": _l("All %(hands)s hands are played: %(winner_names)s win with the lowest total."),
+    "rami.finisher": _l("%(seat)s went out: 0."),
+    "rami.not_opened": _l("%(seat)s never opened: %(points)s (M7)."),
+    "rami.typed": _l("%(seat)s keeps cards worth %(points)s (typed at the table)."),
+    "rami.empty": _l("%(seat)s keeps no cards: 0."),
+    "rami.cards": _l("%(seat)s keeps %(cards)s: %(points)s."),
+    "rami.stock_out": _l("The stock ran out (M6): the lowest hand, %(value)s, wins the hand and scores 0."),
+    "rami.lowest": _l("%(seat)s has the lowest hand: 0 (M6)."),
+    "rami.rami_sec": _l("%(finisher)s went out in one turn without having opened (rami sec)."),
+    "rami.doubled": _l("%(seat)s: %(was)s × 2 (rami sec) = %(score)s."),
+    "rami.match_passed": _l("After hand %(hand)s a total passed %(limit)s (M7): the match is over."),
+    "rami.match_hands": _l("All %(hands)s hands are played (M7): the match is over."),
+    "rami.match_winners": _l("%(winner_names)s win with the lowest total, %(total)s."),
+    "turkish.rummy": _l("%(finisher)s made a Rummy, laying the whole hand at once: everybody else adds %(bonus)s (T6)."),
+    "turkish.finisher": _l("%(seat)s went out: 0."),
+    "turkish.typed": _l("%(seat)s keeps cards worth %(points)s (typed at the table): %(score)s."),
+    "turkish.cards": _l("%(seat)s keeps %(cards)s: %(score)s."),
+    "turkish.match_passed": _l("After hand %(hand)s a total passed %(limit)s: the match is over."),
+    "turkish.match_hands": _l("All %(hands)s hands are played: the match is over."),
+    "turkish.match_winners": _l("%(winner_names)s win with the lowest total, %(total)s."),
+    "rami.deal_deck": _l("Shuffle %(size)s cards: %(decks)s decks and %(jokers)s jokers (M1)."),
+    "turkish.deal_deck": _l("Shuffle %(size)s cards: %(decks)s decks and %(jokers)s jokers (T1)."),
+    "rami.deal_dealer": _l("Hand %(hand)s: %(dealer)s deals."),
+    "turkish.deal_dealer": _l("Hand %(hand)s: %(dealer)s deals."),
+    "rami.deal_cards": _l("Deal %(cards)s cards to each player, one at a time."),
+    "turkish.deal_cards": _l("Deal %(cards)s cards to each player, one at a time."),
+    "rami.deal_upcard": _l("Turn the next card face up to start the discard pile; the other %(stock)s cards are the stock."),
+    "turkish.deal_upcard": _l("Turn the next card face up to start the discard pile; the other %(stock)s cards are the stock."),
+    "rami.deal_starter": _l("%(starter)s, on the dealer's left, starts; play goes clockwise."),
+    "turkish.deal_starter": _l("%(starter)s, next to the dealer, starts; play goes the same way as the deal."),
     "okey101.void": _l("The hand is void (every player opened with pairs): it is replayed, nobody scores and no penalties count."),
 }
 """The reader's words for the engine's explanation keys; a key missing here shows the engine's English."""

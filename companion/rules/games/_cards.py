@@ -1,0 +1,76 @@
+"""The batch/CLI operations the card rummies share (``meld``, ``opening``, ``going_out``, ``joker``,
+``deal``): each game's entry binds them to its own engine functions.  Cards come in field ``cards`` (the
+command line's ``meld``/``opening`` send the same text as ``tiles`` too, so either is read)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from companion.rules.errors import InvalidRequestError
+from companion.rules.registry import request_field
+
+__all__ = ["card_ops", "cards_field", "flag_field", "int_field"]
+
+
+def cards_field(request: Mapping[str, Any], name: str = "cards") -> Any:
+    """The cards of a request: ``cards`` (or, from the command line, ``tiles``)."""
+    if request.get(name) in (None, "") and name == "cards" and request.get("tiles") not in (None, ""):
+        return request["tiles"]
+    return request_field(request, name)
+
+
+def flag_field(request: Mapping[str, Any], name: str, default: bool) -> bool:
+    value = request.get(name, default)
+    if not isinstance(value, bool):
+        raise InvalidRequestError(f"field {name!r} must be true or false, not {value!r}")
+    return value
+
+
+def int_field(request: Mapping[str, Any], name: str, default: int) -> int:
+    value = request.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidRequestError(f"field {name!r} must be a whole number, not {value!r}")
+    return int(value)
+
+
+def card_ops(
+    *,
+    meld: Callable[[Any, Any], Any],
+    opening: Callable[[Any, Any], Any],
+    going_out: Callable[..., Any],
+    joker: Callable[..., Any],
+    deal: Callable[..., Any],
+) -> dict[str, Callable[[Mapping[str, Any], Any], dict[str, Any]]]:
+    """The operations of a card game, from its engine's functions."""
+
+    def op_meld(request: Mapping[str, Any], options: Any) -> dict[str, Any]:
+        """Batch/CLI ``meld``: is this one meld valid, and its opening value ({"cards": "QH KH AH"})."""
+        verdict = meld(cards_field(request), options)
+        return {"valid": verdict.valid, "value": verdict.value, "reason": verdict.reason, "kind": verdict.kind,
+                "cards": verdict.to_dict()["cards"], "stands_for": verdict.to_dict()["stands_for"]}
+
+    def op_opening(request: Mapping[str, Any], options: Any) -> dict[str, Any]:
+        """Batch/CLI ``opening``: the best opening of a hand — the most a set of disjoint melds is worth."""
+        result: dict[str, Any] = opening(cards_field(request), options).to_dict()
+        return result
+
+    def op_going_out(request: Mapping[str, Any], options: Any) -> dict[str, Any]:
+        """Batch/CLI ``going_out``: can this hand be laid out now ({"cards": …, "opened": bool})?"""
+        result: dict[str, Any] = going_out(cards_field(request), opened=flag_field(request, "opened", True),
+                                           options=options).to_dict()
+        return result
+
+    def op_joker(request: Mapping[str, Any], options: Any) -> dict[str, Any]:
+        """Batch/CLI ``joker``: may the joker of a laid meld be taken ({"meld": …, "cards": …, "opened": bool})?"""
+        result: dict[str, Any] = joker(cards_field(request, "meld"), cards_field(request),
+                                       opened=flag_field(request, "opened", True), options=options).to_dict()
+        return result
+
+    def op_deal(request: Mapping[str, Any], options: Any) -> dict[str, Any]:
+        """Batch/CLI ``deal``: who deals hand N, how many cards, which way, who starts ({"players", "hand", "dealer"})."""
+        result: dict[str, Any] = deal(int_field(request, "players", 4), int_field(request, "hand", 1),
+                                      int_field(request, "dealer", 0), options).to_dict()
+        return result
+
+    return {"meld": op_meld, "opening": op_opening, "going_out": op_going_out, "joker": op_joker, "deal": op_deal}

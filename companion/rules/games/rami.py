@@ -1,0 +1,65 @@
+"""Rami 40 and Rami 51 (RULES.md §M, seed 001): two registry entries over one engine,
+:mod:`companion.rules.rami`; they differ only in the opening minimum (``RamiOptions`` / ``Rami51Options``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.rules.games._cards import card_ops
+from companion.rules.rami import (
+    PLAYERS,
+    PROFILES,
+    Rami51Options,
+    RamiOptions,
+    best_rami_opening,
+    check_rami_meld,
+    rami_deal,
+    rami_going_out,
+    rami_joker_swap,
+    rami_standings,
+    score_rami_hand,
+)
+from companion.rules.registry import GameSpec, Templates, register
+
+__all__ = ["RAMI40", "RAMI51"]
+
+
+def _joker(meld: Any, cards: Any, *, opened: bool, options: Any) -> Any:
+    return rami_joker_swap(meld, cards, opened=opened)
+
+
+OPS = card_ops(meld=lambda cards, options: check_rami_meld(cards), opening=best_rami_opening,
+               going_out=rami_going_out, joker=_joker, deal=rami_deal)
+
+TEMPLATES = Templates(hand="rami_hand.html", form="cards.hand", actions="games/cards_actions.html", tools="games/cards_tools.html")
+
+RAMI40 = register(GameSpec(
+    id="rami40",
+    title="Rami 40",
+    aliases=("rami", "rami 40", "rami-40", "rami_40"),
+    players=PLAYERS,
+    options=RamiOptions,
+    profiles=PROFILES,
+    score_hand=score_rami_hand,
+    standings=rami_standings,
+    sheet="penalty",
+    picker="cards",
+    templates=TEMPLATES,
+    ops=OPS,
+))
+
+RAMI51 = register(GameSpec(
+    id="rami51",
+    title="Rami 51",
+    aliases=("rami 51", "rami-51", "rami_51"),
+    players=PLAYERS,
+    options=Rami51Options,
+    profiles=PROFILES,
+    score_hand=score_rami_hand,
+    standings=rami_standings,
+    sheet="penalty",
+    picker="cards",
+    templates=TEMPLATES,
+    ops=OPS,
+))

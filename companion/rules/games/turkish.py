@@ -1,0 +1,37 @@
+"""Turkish Rummy — Rummy 40 / 51 (RULES.md §T, seed 004): its registry entry; the engine is
+:mod:`companion.rules.turkish`."""
+
+from __future__ import annotations
+
+from companion.rules.games._cards import card_ops
+from companion.rules.registry import GameSpec, Templates, register
+from companion.rules.turkish import (
+    PLAYERS,
+    PROFILES,
+    TurkishOptions,
+    best_turkish_opening,
+    check_turkish_meld,
+    score_turkish_hand,
+    turkish_deal,
+    turkish_going_out,
+    turkish_joker_swap,
+    turkish_standings,
+)
+
+__all__ = ["SPEC"]
+
+SPEC = register(GameSpec(
+    id="turkish",
+    title="Turkish Rummy",
+    aliases=("turkish rummy", "turkish_rummy", "turkish-rummy", "rummy 40", "rummy40"),
+    players=PLAYERS,
+    options=TurkishOptions,
+    profiles=PROFILES,
+    score_hand=score_turkish_hand,
+    standings=turkish_standings,
+    sheet="penalty",
+    picker="cards",
+    templates=Templates(hand="turkish_hand.html", form="cards.hand", actions="games/cards_actions.html", tools="games/cards_tools.html"),
+    ops=card_ops(meld=check_turkish_meld, opening=best_turkish_opening, going_out=turkish_going_out,
+                 joker=turkish_joker_swap, deal=turkish_deal),
+))
