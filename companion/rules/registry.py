@@ -11,10 +11,10 @@ scored, how a match ends, which sheet and which tile or card picker it uses.
 ('okey101', 'Okey')
 >>> find_game("okey").hand_event, find_game("okey").sheet
 ('okey_hand', 'countdown')
->>> find_game("tavla")
+>>> find_game("tavla")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-companion.rules.errors.InvalidOptionError: unknown game 'tavla'; use one of: okey, okey101, okey_points
+companion.rules.errors.InvalidOptionError: unknown game 'tavla'; use one of: okey, okey101, okey_points, ...
 """
 
 from __future__ import annotations
