@@ -286,7 +286,7 @@ def _add_game_op(sub: Any, op: str) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="okey-companion",
-        description="Table companion and scorekeeper for Okey and Okey 101.",
+        description="Table companion and scorekeeper for " + ", ".join(spec.title for spec in games()) + ".",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

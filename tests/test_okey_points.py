@@ -306,3 +306,24 @@ def test_O7_explanations_are_translated(client: FlaskClient, store: TableStore, 
     client.set_cookie("lang", lang)
     page = text(client.get(f"/t/{points_table}").text)
     assert "keeps tiles worth" not in page and "stock ran out" not in page
+
+
+def test_O7_a_recorded_hand_is_corrected_from_its_form(client: FlaskClient, store: TableStore, points_table: str):
+    store.record(points_table, {"type": "indicator", "tile": "R4"})
+    store.record(points_table, {"type": "okey_points_hand", "hand": {"finisher": 0, "racks": ["", "R5 K7", 9, "F"]}})
+    store.record(points_table, {"type": "okey_points_hand",
+                                "hand": {"indicator": "K1", "finisher": None, "racks": ["R1", "R1", "B2", "K3"]}})
+    assert store.get(points_table).totals == (1, 13, 11, 8)
+    sheet = client.get(f"/t/{points_table}").text
+    assert f"/t/{points_table}/points?amend=1" in sheet
+    form = client.get(f"/t/{points_table}/points?amend=1").text
+    assert "Correct hand 1" in text(form) and 'value="R5 K7"' in form and 'value="9"' in form
+    fixed = post(client, f"/t/{points_table}/points", {"amend": "1", "indicator": "R4", "finisher": "0",
+                                                        "rack1": "R5", "sum2": "9", "rack3": "F"})
+    assert fixed.status_code == 303
+    state = store.get(points_table)
+    assert state.hands[0].amended and state.hands[0].entries == (0, 5, 9, 5) and state.totals == (1, 6, 11, 8)
+    refused = post(client, f"/t/{points_table}/points", {"amend": "1", "indicator": "R4", "finisher": "1",
+                                                          "rack1": "R5"})
+    assert refused.status_code == 422 and "must be empty" in text(refused.text)
+    assert store.get(points_table).totals == (1, 6, 11, 8)
