@@ -21,7 +21,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from companion.rules.deal import next_dealer
 from companion.rules.errors import InvalidEventError, MissingFieldError
 from companion.rules.explain import Explanation, details, texts
 from companion.rules.options import GameOptions, options_for, options_to_dict
@@ -468,7 +467,7 @@ class _Reducer:
         self.standings = self._standings()
         self.hands.append(HandRow(number, self.dealer, tuple(self.spec.entries(score)), tuple(texts(score.explain)),
                                   score.to_dict(), amended=number in self.amended, record=dict(record)))
-        self.dealer = next_dealer(self.dealer, self.seats)
+        self.dealer = self.spec.pass_deal(self.dealer, self.seats, self.meta.options, score)
         self.deal = Deal(self.dealer)
 
     # -- results --------------------------------------------------------------------------------

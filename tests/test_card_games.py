@@ -247,3 +247,23 @@ def test_M_T_explanations_and_pages_are_translated(client: FlaskClient, store: T
     assert english not in page
     form = text(client.get(f"/t/{table}/cards").text)
     assert "Who went out?" not in form and "Cards left in hand" not in form
+
+
+def test_M2_web_deal_instructions_and_the_deal_passes_to_the_left(client: FlaskClient, store: TableStore):
+    table = _table(client, store, "rami40")
+    page = text(client.get(f"/t/{table}").text)
+    assert "Hand 1: Ali deals." in page and "Deal 13 cards to each player" in page
+    assert "Ece, on the dealer's left, starts; play goes clockwise." in page
+    assert "Shuffle 108 cards: 2 decks and 4 jokers" in page
+    post(client, f"/t/{table}/cards", {"finisher": "0"})
+    assert store.get(table).dealer == 3  # M2: the deal rotates clockwise, to the dealer's left
+    assert "Hand 2: Ece deals." in text(client.get(f"/t/{table}").text)
+    turkish = _table(client, store, "turkish")
+    post(client, f"/t/{turkish}/cards", {"finisher": "0"})
+    assert store.get(turkish).dealer == 1 and "Hand 2: Can deals." in text(client.get(f"/t/{turkish}").text)
+
+
+def test_M2_batch_deal_with_the_current_dealer():
+    deal = answer({"op": "deal", "game": "rami40", "players": 4, "hand": 3, "current_dealer": 2})
+    assert (deal["dealer"], deal["starter"], deal["hand"]) == (2, 1, 3)
+    assert "invalid dealer 9" in answer({"op": "deal", "game": "rami40", "players": 4, "current_dealer": 9})["error"]

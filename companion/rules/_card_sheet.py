@@ -15,7 +15,7 @@ from companion.rules.cards import Card, Deck, cards_like, check_card_counts
 from companion.rules.errors import ImpossibleHandError, InvalidDealError, InvalidHandRecordError, RulesError
 from companion.rules.explain import Explanation, details, player, texts
 
-__all__ = ["CardStandings", "DealInstructions", "card_standings", "deal_instructions", "seats_text"]
+__all__ = ["CardStandings", "DealInstructions", "card_standings", "deal_instructions", "pass_deal", "seats_text"]
 
 Direction = Literal["clockwise", "counterclockwise"]
 
@@ -138,6 +138,12 @@ def card_standings(
     )
 
 
+def pass_deal(dealer: int, seats: int, direction: Direction) -> int:
+    """The next dealer: the next seat in the direction of play (seats are counter-clockwise, so clockwise
+    play passes to ``dealer - 1``)."""
+    return (dealer + (-1 if direction == "clockwise" else 1)) % seats
+
+
 @dataclass(frozen=True)
 class DealInstructions:
     """Who deals hand ``hand`` (1-based), how many cards, which way play goes, who starts, the deck.
@@ -172,17 +178,21 @@ class DealInstructions:
 
 def deal_instructions(
     game: str, rule: str, *, players: int, hand: int, first_dealer: int, cards_each: int,
-    direction: Direction, deck: Deck,
+    direction: Direction, deck: Deck, dealer: int | None = None,
 ) -> DealInstructions:
-    """The deal of hand ``hand``: the deal passes on in the direction of play each hand, and the next
-    player in that direction after the dealer starts."""
+    """The deal of hand ``hand``: the deal passes on in the direction of play each hand (``dealer``, when
+    given, is this hand's dealer as the table counted it), and the next player in that direction after the
+    dealer starts."""
     for name, value, low, high in (("players", players, 2, 6), ("hand", hand, 1, 10_000)):
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise InvalidDealError(f"invalid {name} {value!r}: use {low}-{high}")
     if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer < players:
         raise InvalidDealError(f"invalid dealer {first_dealer!r}: use a seat 0-{players - 1}")
     step = -1 if direction == "clockwise" else 1
-    dealer = (first_dealer + step * (hand - 1)) % players
+    if dealer is None:
+        dealer = (first_dealer + step * (hand - 1)) % players
+    elif isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+        raise InvalidDealError(f"invalid dealer {dealer!r}: use a seat 0-{players - 1}")
     starter = (dealer + step) % players
     side = "left" if direction == "clockwise" else "right"
     stock = deck.size - cards_each * players - 1

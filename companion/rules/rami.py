@@ -45,6 +45,7 @@ from companion.rules._card_sheet import (
     deal_instructions,
     flag,
     hand_cards,
+    pass_deal,
     players_list,
     seat,
 )
@@ -71,6 +72,7 @@ __all__ = [
     "score_rami_hand",
     "rami_standings",
     "rami_deal",
+    "rami_pass_deal",
 ]
 
 PLAYERS: tuple[int, ...] = (2, 3, 4, 5, 6)
@@ -474,13 +476,24 @@ def rami_standings(players: int, hands: Sequence[RamiHandScore], options: RamiOp
     return card_standings("rami", "M7", players, hands, options, PLAYERS)
 
 
-def rami_deal(players: int, hand: int, first_dealer: int = 0, options: RamiOptions | None = None) -> DealInstructions:
-    """M1/M2: who deals hand ``hand`` (the deal rotates), 13 cards each, play clockwise, the player on
-    the dealer's left starts.
+def rami_deal(players: int, hand: int, first_dealer: int = 0, options: RamiOptions | None = None, *,
+              dealer: int | None = None) -> DealInstructions:
+    """M1/M2: who deals hand ``hand`` (the deal rotates to the left; ``dealer``: this hand's dealer, when the
+    table knows it), 13 cards each, play clockwise, the player on the dealer's left starts.
 
     >>> rami_deal(4, 2, 0).explain[1]
     Hand 2: player 4 deals.
     """
     options = _options(options)
     return deal_instructions("rami", "M1", players=players, hand=hand, first_dealer=first_dealer,
-                             cards_each=CARDS_EACH, direction="clockwise", deck=rami_deck(players, options))
+                             cards_each=CARDS_EACH, direction="clockwise", deck=rami_deck(players, options),
+                             dealer=dealer)
+
+
+def rami_pass_deal(dealer: int, seats: int, options: Any, score: Any) -> int:
+    """M2: the deal rotates clockwise: the player on the dealer's left deals next.
+
+    >>> rami_pass_deal(0, 4, None, None)
+    3
+    """
+    return pass_deal(dealer, seats, "clockwise")

@@ -125,6 +125,10 @@ def _start_at_zero(options: Any) -> int:
     return 0
 
 
+def _to_the_right(dealer: int, seats: int, options: Any, score: Any) -> int:
+    return (dealer + 1) % seats
+
+
 def _no_ledger(standings: Any) -> tuple[Any, ...]:
     return ()
 
@@ -164,6 +168,9 @@ class GameSpec:
     - ``events``: the game's own event types (beyond ``<id>_hand`` and ``rename``); ``deal_tiles``: tiles
       per seat of the O2 dice deal (14 Okey, 21 Okey 101; the starter gets one more), ``None`` for a game
       without the dice ritual.
+    - ``pass_deal(dealer, seats, options, score)``: who deals the next hand after ``score`` (``None`` when the
+      page only asks who deals next) — by default the seat on the dealer's right, ``dealer + 1`` (O2); the
+      clockwise card games pass it to the left.
     - ``ops``: the batch/CLI operations the game answers besides ``score`` and ``options``:
       ``op(request, options) -> dict`` (``check``, ``opening``, ``solve`` …).
     """
@@ -190,6 +197,7 @@ class GameSpec:
     events: Mapping[str, EventRule] = field(default_factory=_empty)
     hand_fields: Schema | None = None
     deal_tiles: int | None = None
+    pass_deal: Callable[[int, int, Any, Any], int] = _to_the_right
     ops: Mapping[str, Callable[[Mapping[str, Any], Any], dict[str, Any]]] = field(default_factory=_empty)
 
     @property

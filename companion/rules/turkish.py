@@ -35,6 +35,7 @@ from companion.rules._card_sheet import (
     deal_instructions,
     flag,
     hand_cards,
+    pass_deal,
     players_list,
     seat,
 )
@@ -58,6 +59,7 @@ __all__ = [
     "score_turkish_hand",
     "turkish_standings",
     "turkish_deal",
+    "turkish_pass_deal",
 ]
 
 PLAYERS: tuple[int, ...] = (2, 3, 4, 5, 6)
@@ -292,8 +294,13 @@ def turkish_standings(players: int, hands: Sequence[TurkishHandScore],
     return card_standings("turkish", "T7", players, hands, _options(options), PLAYERS)
 
 
+def turkish_pass_deal(dealer: int, seats: int, options: TurkishOptions, score: Any) -> int:
+    """The deal passes on in the direction of play (option ``direction``, to the right by default)."""
+    return pass_deal(dealer, seats, _options(options).direction)
+
+
 def turkish_deal(players: int, hand: int, first_dealer: int = 0,
-                 options: TurkishOptions | None = None) -> DealInstructions:
+                 options: TurkishOptions | None = None, *, dealer: int | None = None) -> DealInstructions:
     """T1: 106 cards, 13 each, one card up to start the discard pile; the deal passes on each hand.
 
     >>> turkish_deal(4, 1, 0).starter
@@ -301,4 +308,4 @@ def turkish_deal(players: int, hand: int, first_dealer: int = 0,
     """
     options = _options(options)
     return deal_instructions("turkish", "T1", players=players, hand=hand, first_dealer=first_dealer,
-                             cards_each=CARDS_EACH, direction=options.direction, deck=DECK)
+                             cards_each=CARDS_EACH, direction=options.direction, deck=DECK, dealer=dealer)

@@ -68,9 +68,12 @@ def card_ops(
         return result
 
     def op_deal(request: Mapping[str, Any], options: Any) -> dict[str, Any]:
-        """Batch/CLI ``deal``: who deals hand N, how many cards, which way, who starts ({"players", "hand", "dealer"})."""
+        """Batch/CLI ``deal``: who deals hand N, how many cards, which way, who starts ({"players", "hand",
+        "dealer"}: the dealer of the first hand; or "current_dealer": this hand's)."""
+        current = request.get("current_dealer")
         result: dict[str, Any] = deal(int_field(request, "players", 4), int_field(request, "hand", 1),
-                                      int_field(request, "dealer", 0), options).to_dict()
+                                      int_field(request, "dealer", 0), options,
+                                      dealer=None if current is None else int_field(request, "current_dealer", 0)).to_dict()
         return result
 
     return {"meld": op_meld, "opening": op_opening, "going_out": op_going_out, "joker": op_joker, "deal": op_deal}

@@ -17,6 +17,7 @@ from companion.rules.rami import (
     rami_deal,
     rami_going_out,
     rami_joker_swap,
+    rami_pass_deal,
     rami_standings,
     score_rami_hand,
 )
@@ -45,6 +46,7 @@ RAMI40 = register(GameSpec(
     standings=rami_standings,
     sheet="penalty",
     picker="cards",
+    pass_deal=rami_pass_deal,
     templates=TEMPLATES,
     ops=OPS,
 ))
@@ -60,6 +62,7 @@ RAMI51 = register(GameSpec(
     standings=rami_standings,
     sheet="penalty",
     picker="cards",
+    pass_deal=rami_pass_deal,
     templates=TEMPLATES,
     ops=OPS,
 ))

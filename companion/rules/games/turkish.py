@@ -15,6 +15,7 @@ from companion.rules.turkish import (
     turkish_deal,
     turkish_going_out,
     turkish_joker_swap,
+    turkish_pass_deal,
     turkish_standings,
 )
 
@@ -31,6 +32,7 @@ SPEC = register(GameSpec(
     standings=turkish_standings,
     sheet="penalty",
     picker="cards",
+    pass_deal=turkish_pass_deal,
     templates=Templates(hand="turkish_hand.html", form="cards.hand", actions="games/cards_actions.html", tools="games/cards_tools.html"),
     ops=card_ops(meld=check_turkish_meld, opening=best_turkish_opening, going_out=turkish_going_out,
                  joker=turkish_joker_swap, deal=turkish_deal),
