@@ -180,6 +180,24 @@ def compare_with_okey_solver(hands: Sequence[Hand], label: str) -> None:
         print(f"    differs: {line}")
 
 
+def time_batch(hands: Sequence[Hand], op: str, game: str) -> tuple[float, float]:
+    """Milliseconds per request of ``okey-companion batch`` (in process): JSON lines in, JSON lines out,
+    options validated per request as a client sends them.  Returns (mean, best-of-3 mean)."""
+    import io
+    import json
+
+    from companion.cli import run_batch
+
+    lines = "".join(json.dumps({"op": op, "game": game, "indicator": i, "tiles": t}) + "\n" for t, i in hands)
+    means = []
+    for _ in range(3):
+        out = io.StringIO()
+        start = time.perf_counter()
+        run_batch(io.StringIO(lines), out)
+        means.append((time.perf_counter() - start) * 1000 / len(hands))
+    return means[0], min(means)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a tenth of the hands")
@@ -208,6 +226,14 @@ def main(argv: Sequence[str] | None = None) -> None:
             report(name, times)
         report("all, warm", warm)
         report("all, cold (best of 3)", time_calls(call, every, cold=True))
+
+    print("through batch (JSON request → JSON line, options validated per request)")
+    for title, op, game, families in (("check, 14 tiles", "check", "okey", fourteen_families(scale)),
+                                      ("check, 15 tiles", "check", "okey", fifteen_families(scale)),
+                                      ("opening, 22 tiles", "opening", "okey101", rack_families(scale))):
+        hands = [hand for family in families.values() for hand in family]
+        first, best = time_batch(hands, op, game)
+        print(f"  {title:<28} {len(hands):5d} requests  mean {first:8.3f} ms  (best of 3: {best:.3f} ms)")
 
     print("okey-solver-py (find_best_arrangement, backtracking) vs best_opening with 12-13-1")
     # okey-solver-py turns a false okey into a wild (it resolves F to the okey face, then treats

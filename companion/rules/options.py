@@ -20,6 +20,7 @@ import dataclasses
 import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from companion.rules.errors import InvalidOptionError
@@ -122,7 +123,13 @@ def normalise_game(game: str) -> str:
 
 def option_choices(game: str) -> dict[str, tuple[Any, ...] | type]:
     """For each option of ``game``: its allowed values (a tuple) or its type (``bool``/``int``)."""
-    spec = find_game(game)
+    return dict(_choices(find_game(game).id))
+
+
+@lru_cache(maxsize=None)
+def _choices(game_id: str) -> dict[str, tuple[Any, ...] | type]:
+    """:func:`option_choices`, read once per game (``get_type_hints`` costs more than a win check)."""
+    spec = find_game(game_id)
     cls = spec.options
     hints = get_type_hints(cls)
     choices: dict[str, tuple[Any, ...] | type] = {}
@@ -169,7 +176,27 @@ def _coerce(game: str, name: str, value: Any, kind: tuple[Any, ...] | type) -> A
 def options_for(
     game: str, overrides: Mapping[str, Any] | None = None, *, profile: str = "reference"
 ) -> GameOptions:
-    """The options of ``game``: the named ``profile`` with ``overrides`` applied, validated."""
+    """The options of ``game``: the named ``profile`` with ``overrides`` applied, validated.
+
+    The options are frozen, so the same request gets the same object, validated once (batch and the web
+    ask for the same few values thousands of times).
+    """
+    if overrides is not None and not isinstance(overrides, Mapping):
+        return _options_for(game, overrides, profile)  # refused with the reason
+    try:
+        # the type is part of the key: 1 and True are equal in Python, not as option values
+        key = tuple(sorted((name, type(value).__name__, value) for name, value in (overrides or {}).items()))
+        return _cached_options(game, key, profile)
+    except TypeError:  # an unhashable value (a list, an object) or name: validated, and refused, uncached
+        return _options_for(game, overrides, profile)
+
+
+@lru_cache(maxsize=1024)
+def _cached_options(game: str, overrides: tuple[tuple[Any, str, Any], ...], profile: str) -> GameOptions:
+    return _options_for(game, {name: value for name, _kind, value in overrides}, profile)
+
+
+def _options_for(game: str, overrides: Any, profile: Any) -> GameOptions:
     spec = find_game(game)
     canonical = spec.id
     profiles = spec.profiles
