@@ -25,6 +25,8 @@ import os
 import random
 import secrets
 import sqlite3
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -38,6 +40,7 @@ from companion.tables import (
     InvalidEventError,
     InvalidTableError,
     TableMeta,
+    Fold,
     TableState,
     new_meta,
     prepare_event,
@@ -211,11 +214,52 @@ def normalise_table_id(table_id: str) -> str:
     return str(table_id).strip().upper()
 
 
+@dataclass(frozen=True)
+class _Kept:
+    version: int
+    fold: Fold
+    state: TableState
+
+
+class _KeptStates:
+    """Each table's folded events and state at its latest version, kept in the process between requests
+    (a store lives for one request).  Keyed by database file, table and version: any change to a table
+    (from this process or another) changes its version, and a state kept for an older one is never used."""
+
+    def __init__(self, size: int = 64) -> None:
+        self._size = size
+        self._kept: OrderedDict[tuple[str, str], _Kept] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, database: str, table_id: str, version: int) -> _Kept | None:
+        with self._lock:
+            kept = self._kept.get((database, table_id))
+            if kept is None or kept.version != version:
+                return None
+            self._kept.move_to_end((database, table_id))
+            return kept
+
+    def put(self, database: str, table_id: str, version: int, fold: Fold, state: TableState | None = None) -> _Kept:
+        kept = _Kept(version, fold, fold.state(version) if state is None else state)
+        with self._lock:
+            current = self._kept.get((database, table_id))
+            if current is None or current.version <= version:
+                self._kept[(database, table_id)] = kept
+                self._kept.move_to_end((database, table_id))
+            while len(self._kept) > self._size:
+                self._kept.popitem(last=False)
+        return kept
+
+
+_KEPT = _KeptStates()
+
+
 class TableStore:
     """Tables and their event logs in one SQLite file.  One store (one connection) per request or thread."""
 
     def __init__(self, path: str | Path, *, rng: random.Random | None = None) -> None:
         self.path = Path(path)
+        self._key = str(self.path.resolve())
         self._rng = rng or random.Random()
         self.read_only = False
         _create_private(self.path)
@@ -363,8 +407,20 @@ class TableStore:
         )
         return [json.loads(row["payload"]) for row in rows]
 
+    def _fold(self, con: sqlite3.Connection, row: sqlite3.Row) -> Fold:
+        """The table's events folded: kept from an earlier request when the table's version is the same."""
+        kept = _KEPT.get(self._key, row["id"], row["version"])
+        if kept is not None:
+            return kept.fold
+        fold = Fold(self._meta(row), self._effective(con, row["id"]))
+        _KEPT.put(self._key, row["id"], row["version"], fold)
+        return fold
+
     def _state(self, con: sqlite3.Connection, row: sqlite3.Row) -> TableState:
-        return replay(self._meta(row), self._effective(con, row["id"]), version=row["version"])
+        kept = _KEPT.get(self._key, row["id"], row["version"])
+        if kept is not None:
+            return kept.state
+        return _KEPT.put(self._key, row["id"], row["version"], self._fold(con, row)).state
 
     def get(self, table_id: str) -> TableState:
         """The table's current state, replayed from its effective events."""
@@ -439,13 +495,14 @@ class TableStore:
             row = self._meta_row(con, table_id)
             if client_id is not None and self._seen(con, row["id"], client_id, request):
                 return self._state(con, row), False
-            effective = self._effective(con, row["id"])
-            before = replay(self._meta(row), effective, version=row["version"])
-            payload = prepare_event(before, payload, self._rng)
-            state = replay(self._meta(row), [*effective, payload], version=row["version"] + 1)
+            fold = self._fold(con, row)
+            payload = prepare_event(self._state(con, row), payload, self._rng)
+            following = fold.then(payload)
+            state = following.state(row["version"] + 1)
             self._append(con, row["id"], payload["type"], payload, actor, client_id, state, request)
             if payload["type"] == "rename":
                 self._remember_names(con, (state.players[payload["player"]],))
+        _KEPT.put(self._key, row["id"], state.version, following, state)  # only once committed
         return state, True
 
     def undo(self, table_id: str, *, actor: str = "", client_id: str | None = None) -> TableState:
@@ -478,9 +535,22 @@ class TableStore:
                         f"nothing to redo at table {row['id']!r}: nothing was undone since the last change"
                     )
                 con.execute("UPDATE events SET undone_by = NULL WHERE table_id = ? AND seq = ?", (row["id"], target))
-            state = replay(self._meta(row), self._effective(con, row["id"]), version=row["version"] + 1)
+            fold = self._fold_after(con, row, kind, target)
+            state = fold.state(row["version"] + 1)
             self._append(con, row["id"], kind, {"type": kind, "target": target}, actor, client_id, state, request)
+        _KEPT.put(self._key, row["id"], state.version, fold, state)
         return state
+
+    def _fold_after(self, con: sqlite3.Connection, row: sqlite3.Row, kind: str, target: int) -> Fold:
+        """The fold once ``target`` is undone (the fold it came from, when kept) or redone (one event more)."""
+        effective = self._effective(con, row["id"])  # already without (or with) the target
+        kept = _KEPT.get(self._key, row["id"], row["version"])
+        if kept is not None and kind == UNDO and kept.fold.previous is not None:
+            if list(kept.fold.previous.events) == effective:
+                return kept.fold.previous
+        if kept is not None and kind == REDO and list(kept.fold.events) == effective[:-1]:
+            return kept.fold.then(effective[-1])
+        return Fold(self._meta(row), effective)
 
     @staticmethod
     def _redo_target(con: sqlite3.Connection, table_id: str) -> int | None:

@@ -15,6 +15,7 @@ companion.rules.errors.InvalidEventError: invalid player 7 in gosterme event: se
 
 from __future__ import annotations
 
+import copy
 import random
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -40,6 +41,7 @@ __all__ = [
     "new_meta",
     "prepare_event",
     "replay",
+    "Fold",
 ]
 
 MAX_NAME = 24
@@ -524,20 +526,65 @@ def replay(meta: TableMeta, events: Iterable[Mapping[str, Any]], *, version: int
     ``version`` is the length of the whole log (undo and redo included); by default the number of events.
     An event that does not fit raises :class:`InvalidEventError` or a rules error naming the bad field.
     """
-    events = list(events)
-    amendments = _amendments(events)
-    reducer = _Reducer(meta, amendments)
-    count = 0
-    last_amend = max((i for i, e in enumerate(events, start=1) if _is_amend(e)), default=0)
-    for count, event in enumerate(events, start=1):
-        try:
-            reducer.apply(event)
-        except ValueError as error:
-            if count >= last_amend:
-                raise
-            number = events[last_amend - 1].get("hand")
-            raise InvalidEventError(f"the correction of hand {number} cannot be recorded: {error}") from None
-    return reducer.state(count if version is None else version)
+    fold = Fold(meta, events)
+    return fold.state(len(fold.events) if version is None else version)
+
+
+UNDO_DEPTH = 8
+"""How many events back a :class:`Fold` keeps the folds it came from (an undo then costs nothing)."""
+
+
+class Fold:
+    """A table's events folded, able to take one more event without folding them all again.
+
+    The store keeps one per table between requests, so recording an event or showing a page costs the
+    same at hand 500 as at hand 5.  ``Fold(meta, events).state(v)`` is ``replay(meta, events, version=v)``;
+    ``fold.then(event)`` is the fold of ``[*events, event]`` (a new object; this one is left as it was).
+
+    >>> meta = new_meta("K7P2Q", game="okey", players=["Ali", "Can"])
+    >>> Fold(meta, []).then({"type": "rename", "player": 1, "name": "Cem"}).state(1).players
+    ('Ali', 'Cem')
+    """
+
+    def __init__(self, meta: TableMeta, events: Iterable[Mapping[str, Any]]) -> None:
+        self.meta = meta
+        self.events = tuple(events)
+        self.previous: Fold | None = None
+        """The fold this one came from by :meth:`then` (one event less), kept a few steps back for undo."""
+        self._reducer = _Reducer(meta, _amendments(self.events))
+        last_amend = max((i for i, e in enumerate(self.events, start=1) if _is_amend(e)), default=0)
+        for count, event in enumerate(self.events, start=1):
+            try:
+                self._reducer.apply(event)
+            except ValueError as error:
+                if count >= last_amend:
+                    raise
+                number = self.events[last_amend - 1].get("hand")
+                raise InvalidEventError(f"the correction of hand {number} cannot be recorded: {error}") from None
+
+    def then(self, event: Mapping[str, Any]) -> Fold:
+        """The fold with ``event`` applied last; an ``amend`` rewrites an earlier hand, so it folds anew."""
+        if _is_amend(event):
+            return Fold(self.meta, (*self.events, event))
+        reducer = copy.copy(self._reducer)
+        for name, value in vars(reducer).items():  # the mutable parts are the new fold's own
+            if isinstance(value, (list, dict, set)):
+                setattr(reducer, name, copy.copy(value))
+        reducer.apply(event)
+        following = copy.copy(self)
+        following.events = (*self.events, event)
+        following._reducer = reducer
+        following.previous = self
+        ancestor: Fold | None = self
+        for _ in range(UNDO_DEPTH):  # keep a few folds back for undo, not the whole history
+            ancestor = ancestor.previous if ancestor is not None else None
+        if ancestor is not None:
+            ancestor.previous = None
+        return following
+
+    def state(self, version: int) -> TableState:
+        """The table's state; ``version`` is the length of its whole log (undo and redo included)."""
+        return self._reducer.state(version)
 
 
 def _is_amend(event: Any) -> bool:

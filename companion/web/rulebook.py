@@ -62,9 +62,16 @@ def _render(path: Path, mtime_ns: int) -> tuple[Markup, frozenset[str]]:
     return Markup(html), anchors
 
 
+@functools.lru_cache(maxsize=2)
+def _book_path(find: Callable[[], Path | None]) -> Path | None:
+    """Where the rule book is, found once per finder (finding it looks at the file system, and every row
+    of the sheet asks)."""
+    return find()
+
+
 def rule_book(path: Path | None = None) -> tuple[Markup, frozenset[str]]:
     """The rule book as HTML and the set of its anchors (empty when there is no rule book)."""
-    path = path or rule_book_path()
+    path = path or _book_path(rule_book_path)
     if path is None:
         return Markup(""), frozenset()
     return _render(path, path.stat().st_mtime_ns)
