@@ -128,7 +128,8 @@ def new_meta(
     canonical = spec.id
     if not isinstance(players, (list, tuple)) or len(players) not in spec.players:
         raise InvalidTableError(
-            f"invalid players {players!r}: a {spec.title} table has {_counts(spec.players)} players, as a list of names"
+            f"invalid players {players!r}: {spec.title} is played by {_counts(spec.players)} players, "
+            "give them as a list of names"
         )
     names = tuple(_check_name(player, "player name") for player in players)
     _check_distinct(names)

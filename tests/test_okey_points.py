@@ -186,7 +186,7 @@ def test_O7_table_refuses_other_games_events_and_player_counts():
                          ({"type": "okey101_hand", "hand": {}}, "Okey 101")):
         with pytest.raises(InvalidEventError, match=f"belongs to {owner}, and this table plays Okey points"):
             replay(meta, [event])
-    with pytest.raises(InvalidTableError, match="a Okey points table has 4 players"):
+    with pytest.raises(InvalidTableError, match="Okey points is played by 4 players"):
         new_meta("PTS03", game="okey_points", players=PLAYERS[:3])
 
 
@@ -260,6 +260,12 @@ def post(client: FlaskClient, url: str, data: dict[str, str]):
 
 def test_O7_new_table_page_offers_the_game(client: FlaskClient, store: TableStore) -> None:
     assert "Okey points (face values, lowest wins)" in client.get("/").text
+    with client.session_transaction() as session:
+        session["csrf_token"] = TOKEN
+    three = post(client, "/new", {"game": "okey_points", "player0": "Ali", "player1": "Can", "player2": "Deniz",
+                                  "pin": "1234"})
+    assert three.status_code == 422 and "Okey points (face values, lowest wins) is played by 4 players" in text(three.text)
+    assert store.list_tables() == []
     options = client.get("/new/options?game=okey_points").text
     assert 'name="opt_hands"' in options and 'name="opt_starter"' in options
     assert 'name="opt_penalty_points"' not in options

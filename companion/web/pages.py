@@ -138,6 +138,17 @@ def _players() -> list[str]:
     return players
 
 
+def _check_player_count(game: str, players: list[str]) -> None:
+    """As many names as the game is played by (its registry entry), said in the reader's language."""
+    allowed = find_game(game).players
+    if len(players) in allowed:
+        return
+    if len(allowed) == 1:
+        raise ValueError(_("%(game)s is played by %(n)d players: type %(n)d names.", game=game_label(game), n=allowed[0]))
+    raise ValueError(_("%(game)s is played by %(low)d to %(high)d players.", game=game_label(game),
+                       low=min(allowed), high=max(allowed)))
+
+
 @bp.post("/new")
 def new_table() -> Response:
     game = normalise_game(form_text("game", games()[0].id))
@@ -148,6 +159,7 @@ def new_table() -> Response:
         options = {**profile_values, **options}
     try:
         players = _players()
+        _check_player_count(game, players)
         pin = form_text("pin")
         if len(pin) != 4 or not pin.isdigit():
             raise ValueError(_("The PIN must be exactly 4 digits, for example 0427."))
