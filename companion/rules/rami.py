@@ -460,7 +460,8 @@ def _seat_penalty(
     total = sum(values)
     terms = _terms(held, lambda card: rami_card_penalty(card, options))
     return total, Explanation(
-        "rami.cards", {"seat": number, "cards": format_cards(held), "points": total},
+        "rami.cards", {"seat": number, "cards": format_cards(held), "points": total,
+                       "terms": " + ".join(str(value) for value in values)},
         f"{_who(number)} keeps {format_cards(held)}: {terms} = {total}.")
 
 

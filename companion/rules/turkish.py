@@ -283,7 +283,8 @@ def _seat_score(number: int, held: tuple[Card, ...] | int, finished: bool, rummy
         for card, value in zip(held, values)) or "0"
     shown = format_cards(held) if held else "no cards"
     return total, Explanation(
-        "turkish.cards", {"seat": number, "cards": format_cards(held), "bonus": bonus, "score": total},
+        "turkish.cards", {"seat": number, "cards": format_cards(held), "bonus": bonus, "score": total,
+                          "terms": " + ".join([str(value) for value in values] + ([str(bonus)] if bonus else [])) or "0"},
         f"{_who(number)} keeps {shown}: {terms}{extra} = {total}.")
 
 
