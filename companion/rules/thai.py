@@ -204,10 +204,11 @@ def _points(cards: Iterable[Card], options: ThaiOptions) -> int:
     return sum(card_points(card, options) for card in cards)
 
 
-def _sum_text(cards: Sequence[Card], options: ThaiOptions) -> str:
-    """``QS KS AS = 50 + 10 + 15 = 75``; ``KH = 10``; ``nothing = 0``."""
+def _sum_text(cards: Sequence[Card], options: ThaiOptions, *, empty: str = "nothing = 0") -> str:
+    """``QS KS AS = 50 + 10 + 15 = 75``; ``KH = 10``; ``nothing = 0``.  The same without words (``empty="0"``)
+    is the ``*_sum`` param of the explanations, which the web layer puts into translated sentences."""
     if not cards:
-        return "nothing = 0"
+        return empty
     values = [card_points(card, options) for card in cards]
     if len(values) == 1:
         return f"{format_cards(cards)} = {values[0]}"
@@ -805,6 +806,7 @@ def score_thai_hand(hand: Mapping[str, Any], options: ThaiOptions | None = None)
         base = laid_points[seat] - hand_points[seat] * multiplier
         params: dict[str, Any] = {
             "seat": seat, "laid": [c.code for c in entry.laid], "hand": [c.code for c in entry.hand],
+            "laid_sum": _sum_text(entry.laid, options, empty="0"), "hand_sum": _sum_text(entry.hand, options, empty="0"),
             "laid_points": laid_points[seat], "hand_points": hand_points[seat], "multiplier": multiplier,
             "score": base,
         }
@@ -828,7 +830,8 @@ def score_thai_hand(hand: Mapping[str, Any], options: ThaiOptions | None = None)
             before = scores[seat]
             scores[seat] += extra
             per_seat[seat].append(Explanation(
-                "thai.total", {"seat": seat, "cards": before, "extras": extra, "score": scores[seat]},
+                "thai.total",
+                {"seat": seat, "cards": before, "extras": extra, "extras_signed": f"{extra:+d}", "score": scores[seat]},
                 f"{player(seat).capitalize()} scores {before} {'+' if extra > 0 else '-'} {abs(extra)} = "
                 f"{scores[seat]} this hand.",
             ))
@@ -944,6 +947,7 @@ def _score_knocker(
     score = (laid + knock) * multiplier
     speto = " (a speto)" if is_speto(knock_card) else ""
     params = {"seat": seat, "laid": [c.code for c in entry.laid], "laid_points": laid,
+              "laid_sum": _sum_text(entry.laid, options, empty="0"),
               "knock_card": knock_card.code, "knock_points": knock, "multiplier": multiplier, "score": score}
     text = (f"{player(seat).capitalize()} knocked with {knock_card.code}{speto}: laid "
             f"{_sum_text(entry.laid, options)}, knock card {knock}")
@@ -1101,11 +1105,14 @@ def thai_standings(
     elif last is not None:
         lines.append(Explanation("thai.next_dealer_passes", {"seat": dealer},
                                  f"Nobody knocked: the deal passes to {player(dealer)} (D6)."))
-    order = " → ".join(str((dealer + (1 if direction == "forward" else -1) * i) % players + 1) for i in range(players))
+    step = 1 if direction == "forward" else -1
+    order = [(dealer + step * i) % players for i in range(players)]
     if last is not None and last.fed_by is not None:
-        lines.append(Explanation("thai.direction_reversed", {"direction": direction, "fed_by": last.fed_by},
-                                 f"{player(last.fed_by).capitalize()} fed the knocker: play now goes the other way "
-                                 f"round, {order} (D6)."))
+        lines.append(Explanation(
+            "thai.direction_reversed", {"direction": direction, "seat": last.fed_by, "order": order},
+            f"{player(last.fed_by).capitalize()} fed the knocker: play now goes the other way round, "
+            f"{' → '.join(str(s + 1) for s in order)} (D6).",
+        ))
     if finished:
         lines.append(Explanation(
             "thai.match_over", {"winners": list(leaders), "totals": list(totals), "target": options.target},
