@@ -470,7 +470,7 @@ class _Reducer:
         self.standings = self._standings()
         self.hands.append(HandRow(number, self.dealer, tuple(self.spec.entries(score)), tuple(texts(score.explain)),
                                   score.to_dict(), amended=number in self.amended, record=dict(record)))
-        self.dealer = self.spec.pass_deal(self.dealer, self.seats, self.meta.options, score)
+        self.dealer = self.spec.pass_deal(self.dealer, self.seats, self.meta.options, score, self.standings)
         self.deal = Deal(self.dealer)
 
     # -- results --------------------------------------------------------------------------------

@@ -491,7 +491,7 @@ def rami_deal(players: int, hand: int, first_dealer: int = 0, options: RamiOptio
                              dealer=dealer)
 
 
-def rami_pass_deal(dealer: int, seats: int, options: Any, score: Any) -> int:
+def rami_pass_deal(dealer: int, seats: int, options: Any, score: Any, standings: Any = None) -> int:
     """M2: the deal rotates clockwise: the player on the dealer's left deals next.
 
     >>> rami_pass_deal(0, 4, None, None)

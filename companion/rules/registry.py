@@ -85,13 +85,15 @@ class Templates:
     endpoint that shows it (``"okey_points.hand"``; ``?amend=N`` opens it to correct recorded hand N);
     ``actions`` is imported into the scorekeeper card of the table page (macros ``buttons()`` and
     ``forms()``: the link to the hand form, the game's extra events); ``tools`` (optional) is included
-    beside History and Print on the table page, for everybody.
+    beside History and Print on the table page, for everybody; ``status`` (optional) under the table page's
+    "Hand n · X deals" line, for everybody (Thai Rummy: which way play goes).
     """
 
     hand: str
     form: str
     actions: str
     tools: str | None = None
+    status: str | None = None
 
 
 @dataclass(frozen=True)
@@ -125,7 +127,7 @@ def _start_at_zero(options: Any) -> int:
     return 0
 
 
-def _to_the_right(dealer: int, seats: int, options: Any, score: Any) -> int:
+def _to_the_right(dealer: int, seats: int, options: Any, score: Any, standings: Any = None) -> int:
     return (dealer + 1) % seats
 
 
@@ -168,9 +170,11 @@ class GameSpec:
     - ``events``: the game's own event types (beyond ``<id>_hand`` and ``rename``); ``deal_tiles``: tiles
       per seat of the O2 dice deal (14 Okey, 21 Okey 101; the starter gets one more), ``None`` for a game
       without the dice ritual.
-    - ``pass_deal(dealer, seats, options, score)``: who deals the next hand after ``score`` (``None`` when the
-      page only asks who deals next) — by default the seat on the dealer's right, ``dealer + 1`` (O2); the
-      clockwise card games pass it to the left.
+    - ``pass_deal(dealer, seats, options, score, standings)``: who deals the next hand after ``score``
+      (``None`` when the page only asks who deals next), ``standings`` the match with that hand — by default
+      the seat on the dealer's right, ``dealer + 1`` (O2); the clockwise card games pass it to the left;
+      Thai Rummy gives it to the knocker (D6), and a game that cannot tell before the hand ends answers the
+      dealer, so the table page marks nobody as dealing next.
     - ``ops``: the batch/CLI operations the game answers besides ``score`` and ``options``:
       ``op(request, options) -> dict`` (``check``, ``opening``, ``solve`` …).
     """
@@ -197,7 +201,7 @@ class GameSpec:
     events: Mapping[str, EventRule] = field(default_factory=_empty)
     hand_fields: Schema | None = None
     deal_tiles: int | None = None
-    pass_deal: Callable[[int, int, Any, Any], int] = _to_the_right
+    pass_deal: Callable[[int, int, Any, Any, Any], int] = _to_the_right
     ops: Mapping[str, Callable[[Mapping[str, Any], Any], dict[str, Any]]] = field(default_factory=_empty)
 
     @property

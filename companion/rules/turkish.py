@@ -295,7 +295,7 @@ def turkish_standings(players: int, hands: Sequence[TurkishHandScore],
     return card_standings("turkish", "T7", players, hands, _options(options), PLAYERS)
 
 
-def turkish_pass_deal(dealer: int, seats: int, options: TurkishOptions, score: Any) -> int:
+def turkish_pass_deal(dealer: int, seats: int, options: TurkishOptions, score: Any, standings: Any = None) -> int:
     """The deal passes on in the direction of play (option ``direction``, to the right by default)."""
     return pass_deal(dealer, seats, _options(options).direction)
 

@@ -175,7 +175,7 @@ def table_context(table_id: str, **extra: Any) -> dict[str, Any]:
         "chart": chart(state),
         "seat_points": seat_positions(len(state.players)),
         "seat_colours": SEAT_COLOURS,
-        "next_dealer": state.spec.pass_deal(state.dealer, len(state.players), state.options, None),
+        "next_dealer": state.spec.pass_deal(state.dealer, len(state.players), state.options, None, state.standings),
         "penalty_reasons": list(PENALTY_REASONS.items()),
         "hand_form": state.spec.templates.form,
     }
