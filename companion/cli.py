@@ -145,7 +145,20 @@ def _melds_text(melds: Sequence[Sequence[str]]) -> str:
     return " | ".join(" ".join(meld) for meld in melds)
 
 
+def render_knock(result: Mapping[str, Any]) -> str:
+    """A knock check (Thai Rummy D4): the melds, the lay-offs and the card to put face down."""
+    if not result["knocks"]:
+        return result["reason"]
+    lines = [result["reason"], *("  meld: " + " ".join(meld) for meld in result["melds"])]
+    lines += [f"  lay off on table meld {item['meld'] + 1}: {' '.join(item['cards'])}" for item in result["layoffs"]]
+    if len(result["knock_cards"]) > 1:
+        lines.append(f"  could also knock with: {' '.join(result['knock_cards'][1:])}")
+    return "\n".join(lines)
+
+
 def render_check(result: Mapping[str, Any]) -> str:
+    if "knocks" in result:
+        return render_knock(result)
     if "winning_discards" in result:
         discards = result["winning_discards"]
         if not discards:
@@ -232,6 +245,14 @@ def render_recognition(result: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def render_pickup(result: Mapping[str, Any]) -> str:
+    """A pick-up from the discard row (Thai Rummy D2, D3): what is taken and how the card can be melded."""
+    lines = [result["reason"]]
+    lines += ["  meld: " + " ".join(meld) for meld in result["melds"]]
+    lines += ["  lay off on: " + " ".join(meld) for meld in result["layoffs"]]
+    return "\n".join(lines)
+
+
 RENDERERS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "check": render_check,
     "opening": render_opening,
@@ -239,6 +260,7 @@ RENDERERS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "deal": render_deal,
     "score": render_score,
     "options": render_options,
+    "pickup": render_pickup,
 }
 """How an operation's answer reads for people (a game operation without one: :func:`render_any`)."""
 
@@ -291,17 +313,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    check = sub.add_parser("check", help="is this 14-tile hand a win? which discards of 15 tiles win? (O5)")
+    check = sub.add_parser("check", help="is this 14-tile hand a win? which discards of 15 tiles win? (O5); "
+                                         "Thai Rummy: can these cards knock? (D4)")
     _add_common(check, game="okey")
-    check.add_argument("--indicator", required=True, help="the face-up indicator tile, e.g. R4")
-    check.add_argument("tiles", nargs="+", help="14 or 15 tiles, e.g. R1 R2 R3 …")
+    check.add_argument("--indicator", help="the face-up indicator tile, e.g. R4 (tile games)")
+    check.add_argument("--table", help="Thai Rummy: the melds on the table to lay off on, '|' between melds")
+    check.add_argument("tiles", nargs="+", help="14 or 15 tiles, e.g. R1 R2 R3 …; or cards, e.g. 8H 9H 10H 5S")
 
     opening = sub.add_parser("opening", help="the best opening of a rack or hand (H4; M4, T3 for the card games)")
     _add_common(opening, game="okey101")
     opening.add_argument("--indicator", help="the face-up indicator tile (tile games)")
     opening.add_argument("tiles", nargs="+", help="the rack, e.g. 21 or 22 tiles, or the cards, e.g. QH KH AH *")
 
-    meld = sub.add_parser("meld", help="referee melds as laid out on the table; '|' separates melds (O4, H4, M3-M4, T2)")
+    meld = sub.add_parser("meld", help="referee melds as laid out on the table; '|' separates melds (O4, H4, M3-M4, T2, D2)")
     _add_common(meld, game="okey101")
     meld.add_argument("--indicator", help="the face-up indicator tile (tile games)")
     meld.add_argument("tiles", nargs="+", help="e.g. R12 R13 F   or   R10 R11 R12 '|' K1 K2 K3   or   QH KH AH")
@@ -369,6 +393,12 @@ def _service(args: argparse.Namespace) -> int:
     return 0
 
 
+def _need_indicator(args: argparse.Namespace) -> None:
+    """A tile game's check, opening and meld need the indicator (O3); a card game has none."""
+    if getattr(args, "indicator", None) is None and find_game(args.game).picker == "tiles":
+        raise CommandError(f"--indicator is required for {find_game(args.game).title}: the face-up tile, e.g. R4")
+
+
 def _request(args: argparse.Namespace, op: str, **fields: Any) -> dict[str, Any]:
     request: dict[str, Any] = {"op": op, "options": dict(args.option), "profile": args.profile, **fields}
     if getattr(args, "game", None) is not None:
@@ -420,8 +450,11 @@ def _dispatch(args: argparse.Namespace) -> int:
             print("\n".join(render_recognition(r) for r in results))
         return 0
     tiles = " ".join(getattr(args, "tiles", []) or [])
+    if command in ("check", "opening", "meld"):
+        _need_indicator(args)
     if command == "check":
-        result = OPERATIONS["check"](_request(args, "check", indicator=args.indicator, tiles=tiles))
+        extra = {"table": args.table} if args.table else {}
+        result = OPERATIONS["check"](_request(args, "check", indicator=args.indicator, tiles=tiles, **extra))
         return _emit(args, result, render_check)
     if command in ("opening", "meld"):
         # The tile games read "tiles" and "indicator", the card games "cards": the same positional text.

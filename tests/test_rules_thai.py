@@ -369,6 +369,11 @@ def test_D6_without_a_knock_the_deal_passes_on_in_the_current_direction() -> Non
     fed = score_thai_hand(record(0, "3S", seat("2C 3C 4C"), seat(hand="KH"), seat("7C 7D 7H"), fed_by=2))
     standing = thai_standings(3, [fed, out], first_dealer=1)
     assert standing.dealers == (1, 0) and standing.dealer == 2 and standing.direction == "reverse"
+    assert thai_standings(3, [fed, out]).dealer == 2  # without the first dealer a knock says who deals
+    unknown = thai_standings(3, [out, out])
+    assert unknown.dealer is None and unknown.dealers == (None, None) and unknown.order == ()
+    assert unknown.explain[0].text == "Nobody knocked: the deal passes on to the next player (D6)."
+    assert thai_standings(3, [out, fed]).dealer == 0 and thai_standings(3, [out, fed]).order_from(0) == (0, 2, 1)
 
 
 def test_D6_first_to_500_wins_and_ties_share() -> None:
@@ -514,7 +519,7 @@ def test_D6_replay_a_three_player_match_to_500() -> None:
         score = score_thai_hand(hand)
         assert score.scores == scores, number
         scored.append(score)
-        standing = thai_standings(3, scored)
+        standing = thai_standings(3, scored, first_dealer=0)
         assert (standing.totals, standing.dealer, standing.direction) == (totals, dealer, direction), number
         assert standing.history[-1] == totals and standing.hands_played == number
         assert standing.finished is (number == len(hands))

@@ -488,7 +488,7 @@ def _extensions(meld: tuple[Card, ...], pool: frozenset[Card]) -> list[frozenset
     """Every set of ``pool`` cards that can be laid off on ``meld`` together (the empty set included)."""
     found = [frozenset[Card]()]
     if _meld_kind(meld)[0] == "set":
-        for card in pool:
+        for card in sorted(pool, key=lambda c: c.index):
             if _is_meld((*meld, card)):
                 found.append(frozenset({card}))
         return found
@@ -516,7 +516,7 @@ def _split_into_melds(cards: frozenset[Card]) -> tuple[tuple[Card, ...], ...] | 
         return ()
     first = min(cards, key=lambda c: (c.index // 13, _high(c)))
     rest = cards - {first}
-    same_rank = [c for c in rest if c.rank == first.rank]
+    same_rank = sorted((c for c in rest if c.rank == first.rank), key=lambda c: c.index)
     candidates: list[tuple[Card, ...]] = [
         (first, *others) for size in (2, 3) for others in combinations(same_rank, size)
     ]
@@ -535,6 +535,13 @@ def _split_into_melds(cards: frozenset[Card]) -> tuple[tuple[Card, ...], ...] | 
         if tail is not None:
             return (meld, *tail)
     return None
+
+
+def _laid_order(meld: Sequence[Card]) -> tuple[Card, ...]:
+    """A meld as it is laid out: a run by rank (ace high), a set by suit (S H D C)."""
+    if len({c.rank for c in meld}) == 1:
+        return tuple(sorted(meld, key=lambda c: c.index))
+    return tuple(sorted(meld, key=_high))
 
 
 def check_knock(hand: CardsLike, table: Sequence[CardsLike] | str = ()) -> KnockCheck:
@@ -584,6 +591,7 @@ def _knock_plan(
             continue
         melds = _split_into_melds(rest - used)
         if melds is not None:
+            melds = tuple(_laid_order(meld) for meld in melds)
             layoffs = tuple(
                 (index, tuple(sorted(ext, key=_high))) for index, ext in enumerate(choice) if ext
             )
@@ -831,7 +839,7 @@ def score_thai_hand(hand: Mapping[str, Any], options: ThaiOptions | None = None)
             scores[seat] += extra
             per_seat[seat].append(Explanation(
                 "thai.total",
-                {"seat": seat, "cards": before, "extras": extra, "extras_signed": f"{extra:+d}", "score": scores[seat]},
+                {"seat": seat, "cards": before, "extras": extra, "extras_signed": f"{'+' if extra > 0 else '-'} {abs(extra)}", "score": scores[seat]},
                 f"{player(seat).capitalize()} scores {before} {'+' if extra > 0 else '-'} {abs(extra)} = "
                 f"{scores[seat]} this hand.",
             ))
@@ -1004,9 +1012,10 @@ def _extras(
 class ThaiStandings:
     """The race to ``target`` (D6), replayed from the scored hands.
 
-    ``totals`` after every hand are in ``history``; ``dealer`` deals the next hand (the knocker of the last
-    one; after a hand without a knock, the next player in ``direction``); ``direction`` flips after every
-    hand with feeding.  Once someone reaches the target the match is ``finished`` and the highest total
+    ``totals`` after every hand are in ``history``; ``direction`` flips after every hand with feeding.
+    ``dealer`` deals the next hand: the knocker of the last one; after a hand without a knock, the next
+    player in ``direction`` — known once the first dealer is given or someone has knocked, else ``None``.
+    ``dealers`` lists who dealt each hand (``None`` where not known).  Once someone reaches the target the match is ``finished`` and the highest total
     (ties share) is in ``winners``.
     """
 
@@ -1014,9 +1023,9 @@ class ThaiStandings:
     target: int
     totals: tuple[int, ...]
     history: tuple[tuple[int, ...], ...]
-    dealers: tuple[int, ...]
+    dealers: tuple[int | None, ...]
     hands_played: int
-    dealer: int
+    dealer: int | None
     direction: Direction
     finished: bool
     leaders: tuple[int, ...]
@@ -1025,9 +1034,13 @@ class ThaiStandings:
 
     @property
     def order(self) -> tuple[int, ...]:
-        """The seats in playing order for the next hand, starting with its dealer."""
+        """The seats in playing order for the next hand, starting with its dealer (empty if unknown)."""
+        return () if self.dealer is None else self.order_from(self.dealer)
+
+    def order_from(self, dealer: int) -> tuple[int, ...]:
+        """The seats in playing order for the next hand when ``dealer`` deals it."""
         step = 1 if self.direction == "forward" else -1
-        return tuple((self.dealer + step * i) % self.players for i in range(self.players))
+        return tuple((dealer + step * i) % self.players for i in range(self.players))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -1056,23 +1069,29 @@ def _names(seats: Sequence[int]) -> str:
 
 
 def thai_standings(
-    players: int, hands: Sequence[ThaiHandScore], options: ThaiOptions | None = None, *, first_dealer: int = 0
+    players: int,
+    hands: Sequence[ThaiHandScore],
+    options: ThaiOptions | None = None,
+    *,
+    first_dealer: int | None = None,
 ) -> ThaiStandings:
     """Replay the hands: totals, who deals next and which way, and the winner once someone reaches 500.
 
     >>> knock = score_thai_hand({"knocker": 1, "knock_card": "5H", "fed_by": 0, "players": [
     ...     {"laid": "2C 3C 4C", "hand": "9D"}, {"laid": "7C 7D 7H 8S 9S 10S"}]})
-    >>> standing = thai_standings(2, [knock])
+    >>> standing = thai_standings(2, [knock], first_dealer=0)
     >>> standing.totals, standing.dealer, standing.direction
     ((5, 85), 1, 'reverse')
     """
     options = _check_options(options)
     deal_size(players)
-    if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer < players:
+    if first_dealer is not None and (
+        isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer < players
+    ):
         raise InvalidHandRecordError(f"invalid first dealer {first_dealer!r}: give a seat 0-{players - 1}")
     totals = [0] * players
     history: list[tuple[int, ...]] = []
-    dealers: list[int] = []
+    dealers: list[int | None] = []
     dealer = first_dealer
     direction: Direction = "forward"
     finished = False
@@ -1093,21 +1112,24 @@ def thai_standings(
             direction = "reverse" if direction == "forward" else "forward"
         if hand.knocker is not None:
             dealer = hand.knocker
-        else:
+        elif dealer is not None:
             dealer = (dealer + (1 if direction == "forward" else -1)) % players
         finished = max(totals) >= options.target
     lines: list[Explanation] = []
     leaders = _leaders(totals)
     last = hands[-1] if hands else None
     if last is not None and last.knocker is not None:
-        lines.append(Explanation("thai.next_dealer_knocker", {"seat": dealer},
-                                 f"{player(dealer).capitalize()} knocked: they deal and start the next hand (D6)."))
-    elif last is not None:
+        lines.append(Explanation("thai.next_dealer_knocker", {"seat": last.knocker},
+                                 f"{player(last.knocker).capitalize()} knocked: they deal and start the next hand (D6)."))
+    elif last is not None and dealer is not None:
         lines.append(Explanation("thai.next_dealer_passes", {"seat": dealer},
                                  f"Nobody knocked: the deal passes to {player(dealer)} (D6)."))
-    step = 1 if direction == "forward" else -1
-    order = [(dealer + step * i) % players for i in range(players)]
-    if last is not None and last.fed_by is not None:
+    elif last is not None:
+        lines.append(Explanation("thai.next_dealer_passes_on", {},
+                                 "Nobody knocked: the deal passes on to the next player (D6)."))
+    if last is not None and last.fed_by is not None and last.knocker is not None:
+        step = 1 if direction == "forward" else -1
+        order = [(last.knocker + step * i) % players for i in range(players)]
         lines.append(Explanation(
             "thai.direction_reversed", {"direction": direction, "seat": last.fed_by, "order": order},
             f"{player(last.fed_by).capitalize()} fed the knocker: play now goes the other way round, "

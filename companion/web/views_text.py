@@ -23,6 +23,8 @@ GAME_LABELS: dict[str, LazyString] = {
     "rami40": _l("Rami 40"),
     "rami51": _l("Rami 51"),
     "turkish": _l("Turkish Rummy (Rummy 40/51)"),
+
+    "thai": _l("Thai Rummy (Dummy)"),
 }
 """The reader's name of each registered game, by its id (a game missing here shows its English title)."""
 
@@ -47,6 +49,8 @@ PROFILE_LABELS: dict[str, LazyString] = {
     "house": _l("House rules (fewer jokers)"),
     "elimination": _l("Elimination"),
     "rummy51": _l("Rummy 51 (opening 51)"),
+
+    "thai_table": _l("Thai table options"),
 }
 
 OPTION_TEXT: dict[str, tuple[LazyString, LazyString]] = {
@@ -84,6 +88,21 @@ OPTION_TEXT: dict[str, tuple[LazyString, LazyString]] = {
     "rummy_bonus": (_l("Rummy bonus"), _l("What everybody else adds after a Rummy.")),
     "low_ace_one": (_l("Low ace counts 1"), _l("The ace of A-2-3 counts 1 instead of 11.")),
     "direction": (_l("Direction of play"), _l("Which way the deal and the turn go.")),
+
+    "speto_points": (_l("Speto value"), _l("What 2♣ and Q♠ are worth, laid or in hand.")),
+    "knock_card_points": (_l("Knock card"), _l("What the card put face down when knocking is worth.")),
+    "dark_knock_multiplier": (_l("Dark knock ×"), _l("A knock without ever being born multiplies the knocker's points.")),
+    "not_born_multiplier": (_l("Falling off the building ×"),
+                            _l("A player not born when someone knocks pays this many times the cards in hand.")),
+    "feeding_penalty": (_l("Feeding penalty"),
+                        _l("Lost by whoever discarded the single card the next player knocked with.")),
+    "target": (_l("Target"), _l("The first to reach this total wins.")),
+    "speto_knock_card_points": (_l("Speto as knock card"),
+                                _l("What a speto is worth as the knock card (100 at many tables).")),
+    "layoff_discard_penalty": (_l("Discarding a card that could be laid off"),
+                               _l("Lost each time (0 = off; tables use 50).")),
+    "first_card_bonus": (_l("First up-card bonus"), _l("Won by whoever melds the first up-card (0 = off; tables use 50).")),
+    "first_card_speto_bonus": (_l("First up-card bonus, speto"), _l("The same when that card is a speto (tables use 100).")),
 }
 
 VALUE_TEXT: dict[str, LazyString] = {
@@ -118,7 +137,7 @@ def option_rows(choices: Mapping[str, Any], values: Mapping[str, Any]) -> list[d
     return rows
 
 
-SEAT_PARAMS = frozenset({"dealer", "owner", "starter", "seat", "winner", "player", "finisher", "declarer"})
+SEAT_PARAMS = frozenset({"dealer", "owner", "starter", "seat", "winner", "player", "finisher", "declarer", "knocker"})
 """Engine explanation params that hold a 0-based seat: shown as the player's name."""
 
 COLOUR_NAMES: dict[str, LazyString] = {"R": _l("red"), "Y": _l("yellow"), "B": _l("blue"), "K": _l("black")}
@@ -209,6 +228,24 @@ EXPLANATIONS: dict[str, LazyString] = {
     "rami.deal_starter": _l("%(starter)s, on the dealer's left, starts; play goes clockwise."),
     "turkish.deal_starter": _l("%(starter)s, next to the dealer, starts; play goes the same way as the deal."),
     "okey101.void": _l("The hand is void (every player opened with pairs): it is replayed, nobody scores and no penalties count."),
+    "thai.stock_out": _l("Nobody knocked: the stock ran out and everybody counts (D4)."),
+    "thai.knock": _l("%(seat)s knocked with %(knock_card)s: laid %(laid_sum)s, knock card %(knock_points)s → %(score)s (D5)."),
+    "thai.knock_dark": _l("%(seat)s knocked dark with %(knock_card)s: (%(laid_points)s + %(knock_points)s) × "
+                          "%(multiplier)s → %(score)s (dark knock, D6)."),
+    "thai.counts": _l("%(seat)s laid %(laid_sum)s and keeps %(hand_sum)s: %(laid_points)s - %(hand_points)s → "
+                      "%(score)s (D5)."),
+    "thai.not_born": _l("%(seat)s is not born when %(knocker)s knocks (falling off the building): keeps %(hand_sum)s "
+                        "× %(multiplier)s → %(score)s (D6)."),
+    "thai.fed": _l("%(seat)s fed %(knocker)s the card they knocked with (โง่): -%(points)s, and the next hand goes "
+                   "the other way round (D6)."),
+    "thai.layoff_discards": _l("%(seat)s discarded %(count)s card(s) that could have been laid off: -%(points)s (D6)."),
+    "thai.first_card": _l("%(seat)s melded the first up-card %(card)s: +%(points)s (D6)."),
+    "thai.total": _l("%(seat)s scores %(cards)s %(extras_signed)s = %(score)s this hand."),
+    "thai.next_dealer_knocker": _l("%(seat)s knocked: they deal and start the next hand (D6)."),
+    "thai.next_dealer_passes": _l("Nobody knocked: the deal passes to %(seat)s (D6)."),
+    "thai.next_dealer_passes_on": _l("Nobody knocked: the deal passes on to the next player (D6)."),
+    "thai.direction_reversed": _l("%(seat)s fed the knocker: play now goes the other way round (D6)."),
+    "thai.match_over": _l("%(winner_names)s reached %(target)s first and won (D6)."),
 }
 """The reader's words for the engine's explanation keys; a key missing here shows the engine's English."""
 
@@ -453,6 +490,21 @@ _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
     (re.compile(r"^(?P<n>\d+) tile\(s\) read with low confidence"),
      _l("Tiles read with low confidence: %(n)s. Please confirm them.")),
     (re.compile(r"^(?P<n>\d+) tile\(s\) upside down"), _l("Tiles upside down: %(n)s.")),
+    (re.compile(r"^invalid card '\*'.*: Thai Rummy plays one deck without jokers"),
+     _l("There are no jokers in Thai Rummy: remove the * (D1).")),
+    (re.compile(r"^impossible cards.*: (?P<card>\w+) twice, but Thai Rummy plays one deck"),
+     _l("%(card)s is entered twice, but Thai Rummy plays one deck (D1): remove one of them.")),
+    (re.compile(r"^Player \d+ knocked but still holds '(?P<cards>[^']*)'"),
+     _l("The knocker lays down every card but the knock card (D4): move %(cards)s to the knocker's laid cards.")),
+    (re.compile(r"^Player \d+ knocked but laid nothing"),
+     _l("The knocker lays everything down (D4): enter the cards the knocker laid.")),
+    (re.compile(r"^invalid knock_card None"), _l("Enter the knock card: the card the knocker put face down (D4).")),
+    (re.compile(r"^invalid knock_card .*exactly one card"), _l("The knocker puts exactly one card face down (D4).")),
+    (re.compile(r"^fed_by \d+: the (?:feeder discarded just before|knocker cannot feed)"),
+     _l("The feeder is the player who discarded just before the knocker, beside them at the table (D6).")),
+    (re.compile(r"^first_card_by \d+: .* must be among their laid cards"),
+     _l("The first up-card must be among the laid cards of the player who melded it (D6).")),
+    (re.compile(r"^invalid first_card "), _l("Enter one card as the first up-card, e.g. 7H.")),
 )
 
 PHOTO_WORDS: dict[str, LazyString] = {

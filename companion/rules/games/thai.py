@@ -1,0 +1,76 @@
+"""Thai Rummy (Dummy, RULES.md §D): its registry entry, who deals next, and the ``meld``/``check``/``pickup``
+operations.  The engine is :mod:`companion.rules.thai`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.rules.registry import GameSpec, Templates, register, request_field
+from companion.rules.thai import (
+    THAI_PROFILES,
+    ThaiHandScore,
+    ThaiOptions,
+    ThaiStandings,
+    check_knock,
+    check_pickup,
+    meld_answer,
+    score_thai_hand,
+    thai_standings,
+)
+
+__all__ = ["SPEC", "op_meld", "op_check", "op_pickup"]
+
+
+def _cards(request: Mapping[str, Any]) -> Any:
+    """The request's cards: ``cards`` (batch), or ``tiles`` (the command line's positional words)."""
+    if request.get("cards") in (None, "") and request.get("tiles") not in (None, ""):
+        return request["tiles"]
+    return request_field(request, "cards")
+
+
+def op_meld(request: Mapping[str, Any], options: Any) -> dict[str, Any]:
+    """Batch/CLI ``meld`` (D2): ``{"cards":"QS KS AS"}`` → ``{"valid","value","reason","melds"}``; ``|`` separates melds."""
+    return meld_answer(_cards(request), options)
+
+
+def op_check(request: Mapping[str, Any], options: Any) -> dict[str, Any]:
+    """Batch/CLI ``check`` (D4): can this hand knock, with ``table`` melds to lay off on?
+    ``{"cards":"8H 9H 10H 7C 7D 7H 5S","table":"JH QH KH"}`` → ``{"knocks","knock_cards","melds","layoffs","reason"}``."""
+    return check_knock(_cards(request), request.get("table") or ()).to_dict()
+
+
+def op_pickup(request: Mapping[str, Any], options: Any) -> dict[str, Any]:
+    """Batch/CLI ``pickup`` (D2, D3): may ``card`` be picked up from the discard ``row`` with this ``cards`` hand?"""
+    born = request.get("born", False)
+    if not isinstance(born, bool):
+        raise ValueError(f"invalid born {born!r}: use true or false")
+    return check_pickup(request_field(request, "row"), request_field(request, "card"), request.get("cards") or "",
+                        born=born, table=request.get("table") or ()).to_dict()
+
+
+def _next_dealer(dealer: int, seats: int, score: ThaiHandScore, standings: ThaiStandings) -> int:
+    """D6: the knocker deals the next hand; after a hand without a knock the deal passes on in the direction
+    of play (which every feeding reverses)."""
+    if score.knocker is not None:
+        return score.knocker
+    return (dealer + (1 if standings.direction == "forward" else -1)) % seats
+
+
+SPEC = register(GameSpec(
+    id="thai",
+    title="Thai Rummy",
+    aliases=("dummy", "thai rummy", "thai_rummy", "ดัมมี่", "รัมมี่ไทย", "knock rummy"),
+    players=(2, 3, 4),
+    options=ThaiOptions,
+    profiles=THAI_PROFILES,
+    score_hand=score_thai_hand,
+    standings=thai_standings,
+    next_dealer=_next_dealer,
+    sheet="race",
+    picker="cards",
+    templates=Templates(hand="thai_hand.html", form="thai.hand", actions="games/thai_actions.html",
+                        status="games/thai_status.html"),
+    ops={"meld": op_meld, "check": op_check, "pickup": op_pickup},
+))
