@@ -194,6 +194,7 @@ def test_D_web_hand_form_previews_records_and_shows_direction(client: FlaskClien
                                                              thai_table: str) -> None:
     page = text(client.get(f"/t/{thai_table}").text)
     assert "The first to reach 500 points wins." in page and "Play goes: Somchai → Malee → Niran" in page
+    assert "9 cards each; the next card turned up starts the discard row (D1)" in page
     assert "Deal assistant" not in page and "indicator" not in page.lower()
     form = client.get(f"/t/{thai_table}/thai").text
     assert "Who knocked?" in text(form) and "Dark knock (น็อคมืด)" in text(form)

@@ -1021,6 +1021,8 @@ class ThaiStandings:
 
     players: int
     target: int
+    cards_each: int
+    """D1: the cards dealt to each player in this match (11, 9 or 7)."""
     totals: tuple[int, ...]
     history: tuple[tuple[int, ...], ...]
     dealers: tuple[int | None, ...]
@@ -1046,6 +1048,7 @@ class ThaiStandings:
         return {
             "players": self.players,
             "target": self.target,
+            "cards_each": self.cards_each,
             "totals": list(self.totals),
             "history": [list(row) for row in self.history],
             "dealers": list(self.dealers),
@@ -1144,6 +1147,7 @@ def thai_standings(
     return ThaiStandings(
         players=players,
         target=options.target,
+        cards_each=deal_size(players),
         totals=tuple(totals),
         history=tuple(history),
         dealers=tuple(dealers),
