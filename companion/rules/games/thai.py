@@ -50,12 +50,17 @@ def op_pickup(request: Mapping[str, Any], options: Any) -> dict[str, Any]:
                         born=born, table=request.get("table") or ()).to_dict()
 
 
-def _next_dealer(dealer: int, seats: int, score: ThaiHandScore, standings: ThaiStandings) -> int:
+def _pass_deal(
+    dealer: int, seats: int, options: Any, score: ThaiHandScore | None, standings: ThaiStandings | None = None
+) -> int:
     """D6: the knocker deals the next hand; after a hand without a knock the deal passes on in the direction
-    of play (which every feeding reverses)."""
+    of play (which every feeding reverses).  Before the hand ends nobody can tell: the dealer is answered."""
+    if score is None:
+        return dealer
     if score.knocker is not None:
         return score.knocker
-    return (dealer + (1 if standings.direction == "forward" else -1)) % seats
+    reverse = standings is not None and standings.direction == "reverse"
+    return (dealer + (-1 if reverse else 1)) % seats
 
 
 SPEC = register(GameSpec(
@@ -67,7 +72,7 @@ SPEC = register(GameSpec(
     profiles=THAI_PROFILES,
     score_hand=score_thai_hand,
     standings=thai_standings,
-    next_dealer=_next_dealer,
+    pass_deal=_pass_deal,
     sheet="race",
     picker="cards",
     templates=Templates(hand="thai_hand.html", form="thai.hand", actions="games/thai_actions.html",
