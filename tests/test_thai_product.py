@@ -238,3 +238,13 @@ def test_D_explanations_and_errors_in_the_readers_language(client: FlaskClient, 
     assert words in preview and "knocked dark" not in preview
     joker = text(post(client, f"/t/{thai_table}/thai/check", {**FED, "hand1": "*"}).text)
     assert "without jokers" not in joker and "*" in joker
+
+
+def test_D_web_recorded_hand_is_corrected_from_its_form(client: FlaskClient, store: TableStore, thai_table: str) -> None:
+    post(client, f"/t/{thai_table}/thai", FED)
+    form = client.get(f"/t/{thai_table}/thai?amend=1").text
+    assert "Correct hand 1" in text(form) and 'value="8S 9S 10S JS AD AH AC"' in form and 'name="dark" value="1" checked' in form
+    corrected = post(client, f"/t/{thai_table}/thai", {**FED, "dark": "", "amend": "1"})
+    assert corrected.status_code == 303
+    state = store.get(thai_table)
+    assert len(state.hands) == 1 and state.totals == (125, 10, -25) and state.hands[0].amended
