@@ -32,7 +32,7 @@
         var b = document.createElement("button");
         b.type = "button";
         b.className = "tile " + c.charAt(0);
-        b.textContent = c === "F" ? "F" : c.slice(1);
+        b.textContent = c.length === 1 ? c : c.slice(1);
         b.title = c;
         b.setAttribute("aria-label", chosen.dataset.removeLabel + " " + c);
         b.dataset.index = String(i);

@@ -23,6 +23,7 @@ GAME_LABELS: dict[str, LazyString] = {
     "rami40": _l("Rami 40"),
     "rami51": _l("Rami 51"),
     "turkish": _l("Turkish Rummy (Rummy 40/51)"),
+    "rummikub": _l("Rummikub"),
 }
 """The reader's name of each registered game, by its id (a game missing here shows its English title)."""
 
@@ -47,6 +48,9 @@ PROFILE_LABELS: dict[str, LazyString] = {
     "house": _l("House rules (fewer jokers)"),
     "elimination": _l("Elimination"),
     "rummy51": _l("Rummy 51 (opening 51)"),
+    "initial_50": _l("Initial meld 50"),
+    "free_first_turn": _l("Table play in the initial-meld turn"),
+    "no_timer": _l("No turn timer"),
 }
 
 OPTION_TEXT: dict[str, tuple[LazyString, LazyString]] = {
@@ -84,6 +88,12 @@ OPTION_TEXT: dict[str, tuple[LazyString, LazyString]] = {
     "rummy_bonus": (_l("Rummy bonus"), _l("What everybody else adds after a Rummy.")),
     "low_ace_one": (_l("Low ace counts 1"), _l("The ace of A-2-3 counts 1 instead of 11.")),
     "direction": (_l("Direction of play"), _l("Which way the deal and the turn go.")),
+    "initial_meld": (_l("Initial meld"), _l("The first lay-down, from the rack alone, is worth at least this.")),
+    "table_after_initial_meld": (_l("Table play after the initial meld"),
+                                 _l("In the turn of the initial meld the player may go on to use the table.")),
+    "joker_points": (_l("Joker on the rack"), _l("What a joker left on a rack costs.")),
+    "turn_seconds": (_l("Turn timer (seconds)"), _l("The shared turn timer; 0 = off.")),
+    "timeout_draw": (_l("Tiles drawn when time runs out"), _l("The penalty draw when the timer runs out.")),
 }
 
 VALUE_TEXT: dict[str, LazyString] = {
@@ -175,6 +185,11 @@ EXPLANATIONS: dict[str, LazyString] = {
     "okey.match_over": _l("The match is over: %(winner_names)s win, %(loser_names)s lose."),
     "okey101.match_void": _l("Hand %(hand)s was void: it is replayed and not counted."),
     "okey101.match_over": _l("All hands are played: %(winner_names)s win with the lowest total."),
+    "rummikub.winner": _l("%(seat)s went out: + the others' racks = +%(points)s."),
+    "rummikub.loser": _l("%(seat)s keeps %(rack)s: −%(sum)s."),
+    "rummikub.pool_winner": _l("The pool ran out: %(seat)s has the lowest rack (%(sum)s) and is paid the differences: +%(points)s."),
+    "rummikub.pool_loser": _l("%(seat)s keeps tiles worth %(sum)s and pays the difference to the lowest (%(lowest)s): %(score)s."),
+    "rummikub.match_over": _l("All %(hands)s hands are played: %(winner_names)s win with the highest total."),
     "okey_points.stock_exhausted": _l("The stock ran out: every player counts the tiles left on the rack."),
     "okey_points.finisher": _l("%(seat)s completed the rack: 0."),
     "okey_points.rack": _l("%(seat)s keeps tiles worth %(score)s."),

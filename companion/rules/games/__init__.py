@@ -3,6 +3,6 @@
 One module per game holds its registry entry, its own events and its batch operations.
 """
 
-from companion.rules.games import okey, okey101, okey_points, rami, turkish
+from companion.rules.games import okey, okey101, okey_points, rami, rummikub, turkish
 
-__all__ = ["okey", "okey101", "okey_points", "rami", "turkish"]
+__all__ = ["okey", "okey101", "okey_points", "rami", "rummikub", "turkish"]

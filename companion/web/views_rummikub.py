@@ -1,0 +1,122 @@
+"""Rummikub (RULES.md §R): the end of a hand (R6) and the lay-down assistant (R4).
+
+The hand form previews with htmx (``…/check`` answers the verdict fragment) and records with a plain
+POST; ``?amend=N`` opens it filled in from recorded hand N.  The lay-down assistant records nothing:
+anybody at the table may ask it (viewers too), and it works without JavaScript.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import request
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from companion.rules.registry import find_game
+from companion.rules.rummikub import score_hand
+from companion.rules.rummikub_laydown import lay_down, parse_table, rummikub_tiles
+from companion.rules.tiles import format_tiles
+from companion.tables import TableState
+from companion.web.api import get_store
+from companion.web.views_base import form_int, form_text, html_blueprint, render
+from companion.web.views_hands import after_recording, amending, hand_event, only_for, verdict_fragment
+from companion.web.views_table import record, require_editor
+from companion.web.views_text import engine_text
+
+GAME = find_game("rummikub")
+TEMPLATE = GAME.templates.hand
+LAYDOWN = "rummikub_laydown.html"
+
+bp = html_blueprint("rummikub", __name__, url_prefix="/t")
+
+
+def _state(table_id: str) -> TableState:
+    state = get_store().get(table_id)
+    only_for(state, GAME.id)
+    return state
+
+
+def hand_record(state: TableState) -> dict[str, Any]:
+    """The hand record of the form: ``{"winner": seat | None, "racks": [...]}`` (R6)."""
+    winner_text = form_text("winner")
+    if not winner_text:
+        raise ValueError(_("Tap who went out, or “nobody: the pool ran out”."))
+    winner = None if winner_text == "none" else form_int("winner", _("The winner"), low=0,
+                                                         high=len(state.players) - 1)
+    racks = [format_tiles(rummikub_tiles(form_text(f"rack{seat}"), "rack")) for seat in range(len(state.players))]
+    return {"winner": winner, "racks": racks}
+
+
+def _verdict(state: TableState) -> dict[str, Any]:
+    hand = hand_record(state)
+    return {"hand": hand, "score": score_hand(hand, state.options)}
+
+
+def _form(record: Mapping[str, Any]) -> dict[str, str]:
+    """The form filled in from a recorded hand (to correct it)."""
+    winner = record.get("winner")
+    form = {"winner": "none" if winner is None else str(winner)}
+    for seat, rack in enumerate(record.get("racks") or []):
+        form[f"rack{seat}"] = rack if isinstance(rack, str) else " ".join(map(str, rack or []))
+    return form
+
+
+@bp.get("/<table_id>/rummikub")
+def hand(table_id: str) -> Response:
+    if (denied := require_editor(table_id)) is not None:
+        return denied
+    state = _state(table_id)
+    corrected = amending(state)
+    form = _form(corrected.record) if corrected else {}
+    return render(TEMPLATE, state=state, table_id=state.id, form=form, amend=corrected)
+
+
+@bp.post("/<table_id>/rummikub/check")
+def hand_check(table_id: str) -> Response:
+    """The verdict fragment: each rack's points and why, nothing recorded."""
+    return verdict_fragment(TEMPLATE, _verdict, _state(table_id))
+
+
+@bp.post("/<table_id>/rummikub")
+def hand_record_post(table_id: str) -> Response:
+    if (denied := require_editor(table_id)) is not None:
+        return denied
+    state = _state(table_id)
+    corrected = amending(state)
+    try:
+        recorded = record(table_id, hand_event(GAME.hand_event, hand_record(state), corrected))
+    except ValueError as error:
+        return render(TEMPLATE, status=422, state=state, table_id=state.id, error=engine_text(str(error)),
+                      form=request.form, amend=corrected)
+    return after_recording(state, recorded, corrected)
+
+
+# -- the lay-down assistant (R4) -------------------------------------------------------------------
+
+
+GOAL_BUTTONS = ("all", "tiles", "points")
+
+
+@bp.route("/<table_id>/laydown", methods=["GET", "POST"])
+def laydown(table_id: str) -> Response:
+    """Pick the table and the rack tiles: "Lay down" places the selection (goal all), "Best move" the most
+    tiles or the most points; the new table is drawn with the moved and the laid tiles marked."""
+    state = _state(table_id)
+    form = {"table": form_text("table"), "rack": form_text("rack"), "initial": form_text("initial")}
+    if request.method == "GET":
+        return render(LAYDOWN, state=state, table_id=state.id, form=form)
+    goal = form_text("goal", "all")
+    if goal not in GOAL_BUTTONS:
+        goal = "all"
+    options = state.options
+    try:
+        grouped = parse_table(form["table"])[1] is not None
+        result = lay_down(form["table"], form["rack"], goal=goal, initial=bool(form["initial"]),  # type: ignore[arg-type]
+                          wrap_13_1=options.wrap_13_1, initial_meld=options.initial_meld,
+                          table_after_initial_meld=options.table_after_initial_meld,
+                          joker_points=options.joker_points)
+    except ValueError as error:
+        return render(LAYDOWN, status=422, state=state, table_id=state.id, form=form, error=engine_text(str(error)))
+    return render(LAYDOWN, state=state, table_id=state.id, form=form, result=result, goal=goal, grouped=grouped)
