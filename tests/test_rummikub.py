@@ -188,3 +188,27 @@ def test_R6_explanations_and_pages_are_translated(client: FlaskClient, store: Ta
     assert "pool ran out" not in page and "Lay-down assistant" not in page
     laydown = text(client.get(f"/t/{rummikub_table}/laydown").text)
     assert "Best move" not in laydown
+
+
+def test_R4_the_shared_turn_timer_counts_from_the_server_clock(client: FlaskClient, store: TableStore,
+                                                                rummikub_table: str):
+    page = client.get(f"/t/{rummikub_table}").text
+    assert "data-turn-timer" in page and 'data-timer-seat="2"' in page
+    idle = client.get(f"/t/{rummikub_table}/timer").json
+    assert idle["seat"] is None and idle["seconds"] == 60 and idle["draw"] == 3
+    started = post(client, f"/t/{rummikub_table}/timer", {"seat": "1"}).json
+    assert started["seat"] == 1 and started["name"] == "Can" and started["seconds"] == 60
+    assert 0 <= started["now"] - started["started"] < 5
+    seen = client.get(f"/t/{rummikub_table}/timer").json
+    assert seen["started"] == started["started"] and seen["now"] >= started["now"]
+    assert post(client, f"/t/{rummikub_table}/timer", {"seat": "7"}).status_code == 422
+    assert client.post(f"/t/{rummikub_table}/timer", data={"seat": "1"}).status_code in (400, 403)
+
+
+def test_R4_no_timer_when_the_option_is_off(client: FlaskClient, store: TableStore):
+    table = store.create_table(game="rummikub", players=PLAYERS, pin="1234", options={"turn_seconds": 0})
+    with client.session_transaction() as session:
+        session["csrf_token"] = TOKEN
+    assert "data-turn-timer" not in client.get(f"/t/{table}").text
+    refused = post(client, f"/t/{table}/timer", {"seat": "0"})
+    assert refused.status_code == 422 and "turn timer is off" in text(refused.text)

@@ -3,14 +3,19 @@
 The hand form previews with htmx (``…/check`` answers the verdict fragment) and records with a plain
 POST; ``?amend=N`` opens it filled in from recorded hand N.  The lay-down assistant records nothing:
 anybody at the table may ask it (viewers too), and it works without JavaScript.
+
+The shared turn timer (R4, option ``turn_seconds``): the player whose turn it is taps their name on any
+phone; the server keeps who started when (in memory: a timer is not a score, and a restart simply stops
+it), and every phone counts down from the server's clock, not its own.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from typing import Any
 
-from flask import request
+from flask import current_app, jsonify, request
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
@@ -120,3 +125,42 @@ def laydown(table_id: str) -> Response:
     except ValueError as error:
         return render(LAYDOWN, status=422, state=state, table_id=state.id, form=form, error=engine_text(str(error)))
     return render(LAYDOWN, state=state, table_id=state.id, form=form, result=result, goal=goal, grouped=grouped)
+
+
+# -- the shared turn timer (R4) --------------------------------------------------------------------
+
+
+TIMERS = "rummikub_turn_timers"
+"""``app.extensions[TIMERS]``: table id → ``{"seat", "started", "seconds"}`` of the turn being timed."""
+
+
+def _timer(state: TableState) -> dict[str, Any]:
+    timers: dict[str, dict[str, Any]] = current_app.extensions.setdefault(TIMERS, {})
+    running = timers.get(state.id)
+    seat = running["seat"] if running else None
+    return {
+        "seat": seat,
+        "name": state.players[seat] if seat is not None and seat < len(state.players) else None,
+        "started": running["started"] if running else None,
+        "seconds": running["seconds"] if running else state.options.turn_seconds,
+        "draw": state.options.timeout_draw,
+        "now": time.time(),
+    }
+
+
+@bp.get("/<table_id>/timer")
+def timer_show(table_id: str) -> Response:
+    """Who is being timed since when, and the server's clock (phones count from it)."""
+    return jsonify(_timer(_state(table_id)))
+
+
+@bp.post("/<table_id>/timer")
+def timer_start(table_id: str) -> Response:
+    """The player whose turn it is starts the timer (anybody at the table may tap it: it records no score)."""
+    state = _state(table_id)
+    if not state.options.turn_seconds:
+        raise ValueError(_("The turn timer is off at this table (option turn_seconds = 0)."))
+    seat = form_int("seat", _("The player"), low=0, high=len(state.players) - 1)
+    timers: dict[str, dict[str, Any]] = current_app.extensions.setdefault(TIMERS, {})
+    timers[state.id] = {"seat": seat, "started": time.time(), "seconds": state.options.turn_seconds}
+    return jsonify(_timer(state))
