@@ -212,3 +212,25 @@ def test_R4_no_timer_when_the_option_is_off(client: FlaskClient, store: TableSto
     assert "data-turn-timer" not in client.get(f"/t/{table}").text
     refused = post(client, f"/t/{table}/timer", {"seat": "0"})
     assert refused.status_code == 422 and "turn timer is off" in text(refused.text)
+
+
+def test_R1_a_photo_for_a_rummikub_picker_reads_jokers(client: FlaskClient, app, rummikub_table: str):
+    import io
+
+    from test_pages import FakeRecognition, FakeTile
+
+    class Reader:
+        def recognize(self, data: bytes) -> FakeRecognition:
+            return FakeRecognition([FakeTile("J", (10, 10, 50, 70), 0.97, False),
+                                    FakeTile("F", (60, 10, 100, 70), 0.95, False),
+                                    FakeTile("R7", (110, 10, 150, 70), 0.99, False)])
+
+    app.extensions["recognizer"] = Reader()
+    form = client.get(f"/t/{rummikub_table}/laydown").text
+    assert '"special": "J"' in form
+    response = client.post(f"/t/{rummikub_table}/photo", content_type="multipart/form-data", data={
+        "csrf_token": TOKEN, "picker": "picker-rack", "special": "J",
+        "photo": (io.BytesIO(b"photo"), "rack.jpg", "image/jpeg")})
+    assert response.status_code == 200
+    assert response.text.count('data-code="J"') >= 2 and 'data-code="F"' not in response.text
+    assert 'class="box low" data-code="J"' in response.text   # the F read as a joker is to be confirmed
