@@ -228,6 +228,20 @@ def render_options(result: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def render_solve(result: Mapping[str, Any]) -> str:
+    """The lay-down assistant's answer (R4): the new table, rack tiles marked ``*``, jokers with their tile."""
+    lines = [("possible: " if result["possible"] else "impossible: ") + result["reason"]]
+    if result["cannot"]:
+        lines.append(f"  cannot go: {' '.join(result['cannot'])}")
+    for tiles, faces, rack, kept in zip(result["melds"], result["faces"], result["from_rack"], result["kept"]):
+        shown = [f"{t}({f})" if t == "J" else t for t, f in zip(tiles, faces)]
+        shown = [f"*{t}" if r else t for t, r in zip(shown, rack)]
+        lines.append(f"  {' '.join(shown)}" + ("   (unchanged)" if kept else ""))
+    if result["placed"]:
+        lines.append(f"  laid from the rack (*): {' '.join(result['placed'])} = {result['value']} points")
+    return "\n".join(lines)
+
+
 def render_any(result: Mapping[str, Any]) -> str:
     """A game operation's answer for people: its explanation lines, else its JSON, indented."""
     explain = result.get("explain")
@@ -261,6 +275,8 @@ RENDERERS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "score": render_score,
     "options": render_options,
     "pickup": render_pickup,
+
+    "solve": render_solve,
 }
 """How an operation's answer reads for people (a game operation without one: :func:`render_any`)."""
 

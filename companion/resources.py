@@ -32,7 +32,9 @@ def package_root() -> Path:
     """The installed ``companion`` package folder."""
     root = resources.files(PACKAGE)
     if not isinstance(root, Path):  # a zip import: Flask and onnxruntime need real files
-        raise ResourceError(f"okey-companion is installed as a zip ({root}); install the wheel with pip instead")
+        raise ResourceError(f"the companion package is not a plain folder ({root}): a folder called 'companion' in "
+                            "the current directory can hide it (run from another directory), or it was installed "
+                            "as a zip (install the wheel with pip)")
     return root
 
 

@@ -94,7 +94,7 @@ def _table(counts: Counter[tuple[str, str]], rows: list[str], columns: list[str]
     return "\n".join(lines)
 
 
-def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool) -> None:
+def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool, thresholds: tuple[float, ...] = ()) -> None:
     """Print the figures for ``samples`` as markdown table rows."""
     recognizer.recognize(samples[0].path)  # warm-up: the first run pays for allocations
     truths = found_total = matched = correct = exact = on_truth_right = flagged_wrong = flagged_right = 0
@@ -102,6 +102,7 @@ def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool) -> No
     colour_table: Counter[tuple[str, str]] = Counter()
     number_table: Counter[tuple[str, str]] = Counter()
     per_colour: Counter[tuple[str, str]] = Counter()
+    read: list[tuple[float, bool]] = []  # (confidence, read right) of every found tile
     colour_confusions: Counter[tuple[str, str]] = Counter()
     number_confusions: Counter[tuple[str, str]] = Counter()
     times = []
@@ -135,6 +136,7 @@ def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool) -> No
             per_colour[(_colour(want), "right")] += want == got
             sure += not flagged
             sure_wrong += not flagged and want != got
+            read.append((result.tiles[f].confidence, want == got))
             flagged_wrong += flagged and want != got
             flagged_right += flagged and want == got
             if sample.upside_down is not None:
@@ -163,6 +165,12 @@ def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool) -> No
           f"{extra / truths:.1%} ({extra}) / {sure_wrong / max(sure, 1):.1%} ({sure_wrong}/{sure}) |")
     if upside_known:
         print(f"| upside down told right (detected tiles) | {upside_right / upside_known:.1%} ({upside_right}/{upside_known}) |")
+    for threshold in thresholds:
+        sure_at = [right for confidence, right in read if confidence >= threshold]
+        wrong_at = sum(not right for right in sure_at)
+        flagged_right_at = sum(right for confidence, right in read if confidence < threshold)
+        print(f"| low-confidence threshold {threshold:.2f}: sure tiles wrong / tiles read right but flagged | "
+              f"{wrong_at / max(len(sure_at), 1):.1%} ({wrong_at}/{len(sure_at)}) / {flagged_right_at}/{correct} |")
     print("\nper colour (truth): found / read right of found")
     print("| colour | tiles | found | read right |\n|---|---|---|---|")
     for c in ("R", "Y", "B", "K", "F", "J"):
@@ -186,19 +194,20 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true", help="list every mistake")
     parser.add_argument("--no-rack-prior", action="store_true", help="leave out the row checks of vision/rack.py")
     add_photos_argument(parser)
+    parser.add_argument("--thresholds", type=float, nargs="*", default=(), help="also score these low-confidence thresholds")
     args = parser.parse_args()
     use_photos(args.photos)
     recognizer = Recognizer(args.models, turns=args.turns, rack_prior=not args.no_rack_prior)
     if not args.synthetic:
-        evaluate(recognizer, real_samples(), args.verbose)
+        evaluate(recognizer, real_samples(), args.verbose, tuple(args.thresholds))
         return
     groups = [synthetic_samples(folder) for folder in args.synthetic]
     for folder, samples in zip(args.synthetic, groups):
         print(f"\n## {folder.name}\n")
-        evaluate(recognizer, samples, args.verbose)
+        evaluate(recognizer, samples, args.verbose, tuple(args.thresholds))
     if len(groups) > 1:
         print("\n## all together\n")
-        evaluate(recognizer, [s for group in groups for s in group], args.verbose)
+        evaluate(recognizer, [s for group in groups for s in group], args.verbose, tuple(args.thresholds))
 
 
 if __name__ == "__main__":

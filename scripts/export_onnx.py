@@ -39,15 +39,18 @@ def export(model: torch.nn.Module, example: torch.Tensor, path: Path, inputs: li
 def main() -> None:
     parser = argparse.ArgumentParser(description="export the ONNX models")
     parser.add_argument("--out", type=Path, default=ROOT / "models")
+    parser.add_argument("--detector", type=Path, default=CACHE / "detector.pt", help="detector checkpoint")
+    parser.add_argument("--classifier", type=Path, default=CACHE / "classifier.pt", help="classifier checkpoint")
     args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
     detector = Detector()
-    if not load_checkpoint(CACHE / "detector.pt", detector):
+    if not load_checkpoint(args.detector, detector):
         raise SystemExit("no detector checkpoint: run scripts/train_detector.py first")
     export(detector, torch.zeros(1, 3, 384, 512), args.out / "detector.onnx", ["image"], ["heatmap", "size", "offset"],
            {"image": {2: "height", 3: "width"}, "heatmap": {2: "h4", 3: "w4"}, "size": {2: "h4", 3: "w4"},
             "offset": {2: "h4", 3: "w4"}})
     classifier = Classifier()
-    if not load_checkpoint(CACHE / "classifier.pt", classifier):
+    if not load_checkpoint(args.classifier, classifier):
         raise SystemExit("no classifier checkpoint: run scripts/train_classifier.py first")
     export(_ClassifierProbabilities(classifier), torch.zeros(1, 3, 48, 48), args.out / "classifier.onnx", ["crops"],
            ["kind", "colour", "upside"], {name: {0: "n"} for name in ("crops", "kind", "colour", "upside")})

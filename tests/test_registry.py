@@ -87,24 +87,25 @@ def test_no_if_game_branches_outside_the_games(path: str):
 
 
 def test_a_game_operation_is_a_batch_op_and_a_command(monkeypatch, capsys):
-    """An op in an entry's ``ops`` answers batch requests and gets a command with FIELD=VALUE arguments."""
+    """An op in an entry's ``ops`` answers batch requests and gets a command with FIELD=VALUE arguments (the toy's
+    op is one no real game answers: a request without a game goes to the first game offering it)."""
     from dataclasses import replace
 
     from companion import cli
     from companion.rules import registry
 
-    def solve(request, options):
+    def puzzle(request, options):
         return {"explain": [f"solved {request['rack']} for {request['game']}"], "wrap": options.wrap_13_1}
 
-    toy = replace(find_game("okey"), id="toy", title="Toy", aliases=(), ops={"solve": solve})
+    toy = replace(find_game("okey"), id="toy", title="Toy", aliases=(), ops={"puzzle": puzzle})
     monkeypatch.setitem(registry._GAMES, "toy", toy)
     monkeypatch.setitem(registry._NAMES, "toy", "toy")
-    monkeypatch.setitem(cli.OPERATIONS, "solve", cli.game_op("solve"))
-    assert cli.answer({"op": "solve", "rack": "R1", "options": {"wrap_13_1": False}}) == {
+    monkeypatch.setitem(cli.OPERATIONS, "puzzle", cli.game_op("puzzle"))
+    assert cli.answer({"op": "puzzle", "rack": "R1", "options": {"wrap_13_1": False}}) == {
         "explain": ["solved R1 for toy"], "wrap": False}
-    assert "Okey has no 'solve' operation; it answers: check, deal, options, score" in cli.answer(
-        {"op": "solve", "game": "okey", "rack": "R1"})["error"]
-    assert cli.main(["solve", "rack=R1 R2", "-o", "wrap_13_1=false"]) == 0
+    assert "Okey has no 'puzzle' operation; it answers: check, deal, options, score" in cli.answer(
+        {"op": "puzzle", "game": "okey", "rack": "R1"})["error"]
+    assert cli.main(["puzzle", "rack=R1 R2", "-o", "wrap_13_1=false"]) == 0
     assert capsys.readouterr().out.strip() == "solved R1 R2 for toy"
-    assert cli.main(["solve", "--json", "rack=R3"]) == 0
+    assert cli.main(["puzzle", "--json", "rack=R3"]) == 0
     assert '"wrap": true' in capsys.readouterr().out

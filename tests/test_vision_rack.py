@@ -77,9 +77,10 @@ def test_loose_tiles_and_clean_racks_are_left_alone() -> None:
 
 DATA = Path(__file__).parent / "data" / "vision"
 # Stated tolerance on each committed rack render: this share of the labelled tiles is found (IoU ≥ 0.5),
-# and no more extra boxes than this share.
-MIN_FOUND = 0.85
-MAX_EXTRA = 0.15
+# this share found and read right, no more extra boxes than this share, and no tile read wrong unflagged.
+MIN_FOUND = 0.9
+MIN_READ_RIGHT = 0.8
+MAX_EXTRA = 0.1
 
 
 def _rack_labels() -> dict[str, list[tuple[str, np.ndarray]]]:
@@ -94,12 +95,21 @@ RACKS = _rack_labels()
 
 
 @pytest.mark.parametrize("image", sorted(RACKS))
-def test_rendered_racks_tiles_are_found_once(image: str) -> None:
+def test_rendered_racks_are_found_once_and_read(image: str) -> None:
     result = Recognizer.default().recognize(DATA / image)
     truth = RACKS[image]
     found = np.array([t.box for t in result.tiles], np.float32).reshape(-1, 4)
-    hits = sum(bool(len(found)) and float(box_iou(box, found).max()) >= 0.5 for _, box in truth)
+    hits = right = sure_wrong = 0
+    for tile, box in truth:
+        overlaps = box_iou(box, found) if len(found) else np.zeros(1, np.float32)
+        best = int(np.argmax(overlaps))
+        if overlaps[best] >= 0.5:
+            hits += 1
+            right += result.tiles[best].tile == tile
+            sure_wrong += result.tiles[best].tile != tile and not result.tiles[best].low_confidence
     assert hits >= MIN_FOUND * len(truth), (image, result.notation)
+    assert right >= MIN_READ_RIGHT * len(truth), (image, result.notation, [tile for tile, _ in truth])
+    assert sure_wrong == 0, (image, result.notation)
     assert len(result.tiles) - hits <= MAX_EXTRA * len(truth), (image, result.notation)
 
 

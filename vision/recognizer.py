@@ -33,7 +33,9 @@ def _models_dir() -> Path:
     """
     package = resources.files("vision")
     if not isinstance(package, Path):
-        raise RuntimeError(f"okey-companion is installed as a zip ({package}); install the wheel with pip instead")
+        raise RuntimeError(f"the vision package is not a plain folder ({package}): a folder called 'vision' in the "
+                           "current directory can hide it (run from another directory), or it was installed as a zip "
+                           "(install the wheel with pip)")
     checkout = package.parent
     if (checkout / "pyproject.toml").is_file() and (checkout / "models").is_dir():
         return checkout / "models"

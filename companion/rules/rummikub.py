@@ -433,9 +433,9 @@ def score_hand(hand: Mapping[str, Any], options: RummikubOptions | None = None) 
                 paid = f" to each of {len(leaders)} players" if len(leaders) > 1 else ""
                 per_seat[seat].append(Explanation(
                     "rummikub.pool_loser",
-                    {"seat": seat, "sum": sums[seat], "lowest": low, "leaders": len(leaders)},
+                    {"seat": seat, "sum": sums[seat], "lowest": low, "leaders": len(leaders), "score": scores[seat]},
                     f"{_who(seat)} keeps {format_tiles(racks[seat]) or 'nothing'} worth {sums[seat]}: "
-                    f"pays {sums[seat]} − {low} = {sums[seat] - low}{paid} → {scores[seat]}.",
+                    f"pays {sums[seat]} − {low} = {sums[seat] - low}{paid} → −{-scores[seat]}.",
                 ))
         gain = sum(sums[s] - low for s in range(players) if s not in leaders)
         for seat in leaders:

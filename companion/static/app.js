@@ -32,7 +32,7 @@
         var b = document.createElement("button");
         b.type = "button";
         b.className = "tile " + c.charAt(0);
-        b.textContent = c === "F" ? "F" : c.slice(1);
+        b.textContent = c.length === 1 ? c : c.slice(1);
         b.title = c;
         b.setAttribute("aria-label", chosen.dataset.removeLabel + " " + c);
         b.dataset.index = String(i);
@@ -352,4 +352,53 @@
   }
   document.addEventListener("DOMContentLoaded", function () { init(document); });
   document.addEventListener("htmx:afterSettle", function () { init(document); drawGroups(); });
+
+  // Rummikub's shared turn timer (R4): the server says who started when and what its clock reads; every
+  // phone counts down from that, so they agree whatever their own clocks say.  At 0: a beep and a buzz.
+  function buzz() {
+    try { if (navigator.vibrate) navigator.vibrate([300, 120, 300]); } catch (e) { /* no vibration */ }
+    try {
+      var audio = new (window.AudioContext || window.webkitAudioContext)();
+      var tone = audio.createOscillator();
+      tone.frequency.value = 880;
+      tone.connect(audio.destination);
+      tone.start();
+      tone.stop(audio.currentTime + 0.6);
+    } catch (e) { /* no sound */ }
+  }
+  document.querySelectorAll("[data-turn-timer]").forEach(function (box) {
+    var timer = null, offset = 0, buzzed = null;
+    var clock = box.querySelector("[data-timer-clock]"), who = box.querySelector("[data-timer-who]");
+    var up = box.querySelector("[data-timer-up]");
+    function show() {
+      if (!timer || timer.started === null) return;
+      var left = Math.max(0, Math.ceil(timer.started + timer.seconds - (Date.now() / 1000 + offset)));
+      clock.textContent = String(left);
+      who.textContent = box.dataset.whoText.replace("__NAME__", timer.name);
+      box.classList.toggle("up", left === 0);
+      up.hidden = left > 0;
+      if (left === 0) {
+        up.textContent = box.dataset.upText.replace("__NAME__", timer.name);
+        if (buzzed !== timer.started) { buzzed = timer.started; buzz(); }
+      }
+    }
+    function load(data) { timer = data; offset = data.now - Date.now() / 1000; show(); }
+    function poll() {
+      fetch(box.dataset.url, { headers: { Accept: "application/json" } })
+        .then(function (r) { return r.json(); }).then(load).catch(function () { /* try again */ });
+    }
+    box.addEventListener("click", function (ev) {
+      var seat = ev.target.closest("[data-timer-seat]");
+      if (!seat) return;
+      var body = new FormData();
+      body.append("csrf_token", box.dataset.csrf);
+      body.append("seat", seat.dataset.timerSeat);
+      buzzed = null;
+      fetch(box.dataset.startUrl, { method: "POST", body: body })
+        .then(function (r) { return r.json(); }).then(load).catch(function () { /* poll will tell */ });
+    });
+    poll();
+    setInterval(poll, 2000);
+    setInterval(show, 250);
+  });
 })();

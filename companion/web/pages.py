@@ -241,7 +241,7 @@ def _page_error_handler(app: Flask) -> Callable[[HTTPException], Any]:
 
 def init_app(app: Flask) -> None:
     """Register the HTML blueprints, languages, the CSRF token and the error pages."""
-    from companion.web import views_cards, views_deal, views_hands, views_okey_points, views_table, views_thai
+    from companion.web import views_cards, views_deal, views_hands, views_okey_points, views_rummikub, views_table, views_thai
 
     i18n.init_i18n(app)
     app.jinja_env.globals["csrf_token"] = csrf_token
@@ -256,7 +256,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["local_time"] = local_time
     app.jinja_env.filters["engine_text"] = engine_text
     for blueprint in (bp, views_table.bp, views_deal.bp, views_hands.bp, views_okey_points.bp, views_cards.bp,
-                      views_thai.bp):
+                      views_rummikub.bp, views_thai.bp):
         app.register_blueprint(blueprint)
     handler = _page_error_handler(app)
     for code in PAGE_ERRORS:

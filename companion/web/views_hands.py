@@ -388,9 +388,12 @@ def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response
         width, height = _image_size(data, recognition)
     except (ValueError, RulesError) as error:
         return render("photo.html", block="result", status=422, error=engine_text(str(error)), **context)
-    # An okey set has no joker: a tile read as Rummikub's J is most likely the false okey, to be confirmed.
-    codes = ["F" if t.tile == "J" else t.tile for t in recognition.tiles]
-    unsure = [bool(t.low_confidence) or t.tile == "J" for t in recognition.tiles]
+    # A set has one kind of special tile, the picker's (``special``): an okey set's false okey F, or
+    # Rummikub's joker J.  A tile read as the other kind is most likely this set's, to be confirmed.
+    special = "J" if form_text("special") == "J" else "F"
+    other = "F" if special == "J" else "J"
+    codes = [special if t.tile == other else t.tile for t in recognition.tiles]
+    unsure = [bool(t.low_confidence) or t.tile == other for t in recognition.tiles]
     checks = _photo_checks(context, codes, unsure)
     for index in checks.flagged:
         unsure[index] = True

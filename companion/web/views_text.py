@@ -25,6 +25,8 @@ GAME_LABELS: dict[str, LazyString] = {
     "turkish": _l("Turkish Rummy (Rummy 40/51)"),
 
     "thai": _l("Thai Rummy (Dummy)"),
+
+    "rummikub": _l("Rummikub"),
 }
 """The reader's name of each registered game, by its id (a game missing here shows its English title)."""
 
@@ -51,6 +53,10 @@ PROFILE_LABELS: dict[str, LazyString] = {
     "rummy51": _l("Rummy 51 (opening 51)"),
 
     "thai_table": _l("Thai table options"),
+
+    "initial_50": _l("Initial meld 50"),
+    "free_first_turn": _l("Table play in the initial-meld turn"),
+    "no_timer": _l("No turn timer"),
 }
 
 OPTION_TEXT: dict[str, tuple[LazyString, LazyString]] = {
@@ -103,6 +109,13 @@ OPTION_TEXT: dict[str, tuple[LazyString, LazyString]] = {
                                _l("Lost each time (0 = off; tables use 50).")),
     "first_card_bonus": (_l("First up-card bonus"), _l("Won by whoever melds the first up-card (0 = off; tables use 50).")),
     "first_card_speto_bonus": (_l("First up-card bonus, speto"), _l("The same when that card is a speto (tables use 100).")),
+
+    "initial_meld": (_l("Initial meld"), _l("The first lay-down, from the rack alone, is worth at least this.")),
+    "table_after_initial_meld": (_l("Table play after the initial meld"),
+                                 _l("In the turn of the initial meld the player may go on to use the table.")),
+    "joker_points": (_l("Joker on the rack"), _l("What a joker left on a rack costs.")),
+    "turn_seconds": (_l("Turn timer (seconds)"), _l("The shared turn timer; 0 = off.")),
+    "timeout_draw": (_l("Tiles drawn when time runs out"), _l("The penalty draw when the timer runs out.")),
 }
 
 VALUE_TEXT: dict[str, LazyString] = {
@@ -194,6 +207,11 @@ EXPLANATIONS: dict[str, LazyString] = {
     "okey.match_over": _l("The match is over: %(winner_names)s win, %(loser_names)s lose."),
     "okey101.match_void": _l("Hand %(hand)s was void: it is replayed and not counted."),
     "okey101.match_over": _l("All hands are played: %(winner_names)s win with the lowest total."),
+    "rummikub.winner": _l("%(seat)s went out: + the others' racks = +%(points)s."),
+    "rummikub.loser": _l("%(seat)s keeps %(rack)s: −%(sum)s."),
+    "rummikub.pool_winner": _l("The pool ran out: %(seat)s has the lowest rack (%(sum)s) and is paid the differences: +%(points)s."),
+    "rummikub.pool_loser": _l("%(seat)s keeps tiles worth %(sum)s and pays the difference to the lowest (%(lowest)s): %(score)s."),
+    "rummikub.match_over": _l("All %(hands)s hands are played: %(winner_names)s win with the highest total."),
     "okey_points.stock_exhausted": _l("The stock ran out: every player counts the tiles left on the rack."),
     "okey_points.finisher": _l("%(seat)s completed the rack: 0."),
     "okey_points.rack": _l("%(seat)s keeps tiles worth %(score)s."),

@@ -3,6 +3,6 @@
 One module per game holds its registry entry, its own events and its batch operations.
 """
 
-from companion.rules.games import okey, okey101, okey_points, rami, thai, turkish
+from companion.rules.games import okey, okey101, okey_points, rami, rummikub, thai, turkish
 
-__all__ = ["okey", "okey101", "okey_points", "rami", "thai", "turkish"]
+__all__ = ["okey", "okey101", "okey_points", "rami", "rummikub", "thai", "turkish"]
