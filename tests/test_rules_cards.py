@@ -146,3 +146,15 @@ def test_cards_count_check_refuses_a_joker_in_a_deck_without_jokers():
 def test_cards_deck_refuses_nonsense(bad):
     with pytest.raises(InvalidCardError):
         Deck(**bad)
+
+
+def test_M1_T1_an_opening_with_more_copies_than_the_decks_hold_is_refused() -> None:
+    from companion.rules.errors import ImpossibleHandError
+    from companion.rules.rami import best_rami_opening
+    from companion.rules.turkish import best_turkish_opening
+
+    with pytest.raises(ImpossibleHandError, match="7S"):
+        best_turkish_opening("7S 7S 7S")  # T1: two decks
+    with pytest.raises(ImpossibleHandError, match="7S"):
+        best_rami_opening("7S 7S 7S 7S")  # M1: three decks at most
+    assert best_rami_opening("7S 7S 7S").value == 0  # three decks for 5-6 players

@@ -185,7 +185,9 @@ def best_rami_opening(cards: CardsLike, options: RamiOptions | None = None) -> R
     52
     """
     options = _options(options)
-    return RamiOpening(best_melds(cards, RAMI_MELDS), options.opening)
+    hand = cards_like(cards)
+    check_deal_counts([hand], rami_deck(max(PLAYERS), options), "Rami")
+    return RamiOpening(best_melds(hand, RAMI_MELDS), options.opening)
 
 
 @dataclass(frozen=True)

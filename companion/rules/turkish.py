@@ -121,7 +121,9 @@ def check_turkish_meld(cards: CardsLike, options: TurkishOptions | None = None) 
 def best_turkish_opening(cards: CardsLike, options: TurkishOptions | None = None) -> RamiOpening:
     """T3: the highest total of disjoint valid melds in ``cards``, and whether it reaches the opening."""
     options = _options(options)
-    return RamiOpening(best_melds(cards, turkish_melds(options)), options.opening)
+    hand = cards_like(cards)
+    check_deal_counts([hand], DECK, "Turkish Rummy")
+    return RamiOpening(best_melds(hand, turkish_melds(options)), options.opening)
 
 
 def turkish_joker_swap(meld: CardsLike, cards: CardsLike, *, opened: bool,
