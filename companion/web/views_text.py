@@ -183,8 +183,15 @@ EXPLANATIONS: dict[str, LazyString] = {
     "okey.match_out": _l("After hand %(hand)s %(name)s has %(points)s."),
     "okey.match_out.leaves": _l("After hand %(hand)s %(name)s has %(points)s and leaves the match."),
     "okey.match_over": _l("The match is over: %(winner_names)s win, %(loser_names)s lose."),
+    "okey.match_over.two_highest": _l("The match is over: somebody is at 0 or less, and the two highest win (O6): "
+                                      "%(winner_names)s. %(loser_names)s lose."),
+    "okey.match_over.highest": _l("The match is over: somebody is at 0 or less, and the highest wins (O6): "
+                                  "%(winner_names)s. %(loser_names)s lose."),
+    "okey.match_over.team": _l("The match is over: a team is at 0 or less, and the team still above 0 wins (O6): "
+                               "%(winner_names)s."),
+    "okey.match_over.last_left": _l("The match is over: the last player left above 0 wins (O6): %(winner_names)s."),
     "okey101.match_void": _l("Hand %(hand)s was void: it is replayed and not counted."),
-    "okey101.match_over": _l("All hands are played: %(winner_names)s win with the lowest total."),
+    "okey101.match_over": _l("All %(hands)s hands are played and the lowest total wins (H8): %(winner_names)s."),
     "rummikub.winner": _l("%(seat)s went out: + the others' racks = +%(points)s."),
     "rummikub.loser": _l("%(seat)s keeps %(rack)s: −%(sum)s."),
     "rummikub.pool_winner": _l("The pool ran out: %(seat)s has the lowest rack (%(sum)s) and is paid the differences: +%(points)s."),
@@ -253,6 +260,8 @@ def explain(line: Any, players: Sequence[str]) -> str:
     english = with_names(str(_field(line, "text") or line), players)
     key = str(_field(line, "key") or "")
     raw = dict(_field(line, "params") or {})
+    if key == "okey.match_over" and f"{key}.{raw.get('rule')}" in EXPLANATIONS:
+        key = f"{key}.{raw.get('rule')}"
     if key == "okey.match_out":
         if raw.get("leaves"):
             key = "okey.match_out.leaves"
@@ -273,9 +282,12 @@ def explain(line: Any, players: Sequence[str]) -> str:
         params["layout"] = ", ".join(f"{players[seat]} {count}" for seat, count in enumerate(params["stacks_in_front"]))
     if isinstance(params.get("stack"), int):
         params["stack_no"] = params["stack"] + 1
+    totals = raw.get("totals") if isinstance(raw.get("totals"), list) else None
     for group in ("winners", "losers"):
         if isinstance(params.get(group), list):
-            params[f"{group[:-1]}_names"] = ", ".join(players[seat] for seat in params[group] if 0 <= seat < len(players))
+            params[f"{group[:-1]}_names"] = ", ".join(
+                players[seat] + (f" ({totals[seat]})" if totals and seat < len(totals) and group == "winners" else "")
+                for seat in params[group] if 0 <= seat < len(players))
     if "colour" in params:
         params["colour_name"] = COLOUR_NAMES.get(str(params["colour"]), params["colour"])
     if "reason" in params:
