@@ -210,3 +210,18 @@ def test_a_wrong_pin_is_answered_at_the_top_of_the_page(client: FlaskClient, oke
     main = page[page.index('<main id="main">'):]
     assert main.index("Wrong PIN.") < main.index('class="okey-strip"' if 'class="okey-strip"' in main else "Score sheet")
     assert "autofocus" in page[page.index('id="pin"'):page.index('id="pin"') + 2000]
+
+
+def test_H6_why_this_number_shows_the_tiles_and_the_sum_with_names_in_the_readers_language(
+    editor: FlaskClient, table101: str
+) -> None:
+    _indicator(editor, table101)
+    post(editor, f"/t/{table101}/hand", {"finisher": "0", "opened1": "melds", "rack1": "Y1 Y2", "opened2": "melds",
+                                         "sum2": "12", "opened3": "pairs", "rack3": "R5 K7"})
+    page = text(editor.get(f"/t/{table101}").text)
+    assert "Bora keeps Y1 Y2: 1 + 2 = 3 → 3." in page
+    assert "Cem keeps a typed sum: 12 → 12." in page
+    assert "Işıl keeps R5 K7: 101 (okey) + 7 = 108 × 2 (opened with pairs) → 216." in page
+    editor.set_cookie("lang", "tr")
+    turkish = text(editor.get(f"/t/{table101}").text)
+    assert "Bora elinde Y1 Y2 tutar: 1 + 2 = 3 → 3." in turkish

@@ -174,6 +174,7 @@ EXPLANATIONS: dict[str, LazyString] = {
     "okey101.finisher": _l("%(seat)s finished: -101%(times)s → %(score)s."),
     "okey101.not_opened": _l("%(seat)s has not opened: 202%(times)s → %(score)s."),
     "okey101.rack": _l("%(seat)s keeps tiles worth %(base)s%(times)s → %(score)s."),
+    "okey101.rack.detail": _l("%(seat)s keeps %(held)s: %(summed)s%(times)s%(flat_text)s → %(score)s."),
     "okey101.partner_cleared": _l("%(seat)s's hand score %(was)s is cleared: the partner finished (H8)."),
     "okey101.penalty": _l("%(seat)s pays +%(points)s for %(reason_name)s (H7)."),
     "okey101.total": _l("%(seat)s scores %(hand)s + %(penalties)s = %(score)s this hand."),
@@ -262,6 +263,9 @@ def explain(line: Any, players: Sequence[str]) -> str:
     raw = dict(_field(line, "params") or {})
     if key == "okey.match_over" and f"{key}.{raw.get('rule')}" in EXPLANATIONS:
         key = f"{key}.{raw.get('rule')}"
+    if key == "okey101.rack" and isinstance(raw.get("values"), list):
+        key = "okey101.rack.detail"
+        raw.update(_rack_words(raw))
     if key == "okey.match_out":
         if raw.get("leaves"):
             key = "okey.match_out.leaves"
@@ -294,12 +298,28 @@ def explain(line: Any, players: Sequence[str]) -> str:
         params["reason_name"] = penalty_reason(str(params["reason"]))
     if "doublings" in params:
         params["times"] = "".join(f" × 2 ({DOUBLING_NAMES.get(d, d)})" for d in params["doublings"])
-        if "base" in params and params.get("score") != params["base"] * params.get("multiplier", 1):
+        if ("base" in params and key != "okey101.rack.detail"
+                and params.get("score") != params["base"] * params.get("multiplier", 1)):
             return english
     try:
         return str(template) % params
     except (KeyError, TypeError, ValueError):
         return english
+
+
+def _rack_words(params: Mapping[str, Any]) -> dict[str, str]:
+    """What a 101 rack line says in words: the tiles (or a typed sum) and the sum, "Y1 Y2: 1 + 2 = 3"."""
+    flat = bool(params.get("flat"))
+    terms = [str(_l("101 (okey)")) if value is None else str(value)
+             for value in params.get("values") or [] if value is not None or not flat]
+    summed = " + ".join(terms) + (f" = {params.get('base')}" if len(terms) > 1 else "") if terms else "0"
+    okey_points = params.get("okey_points") or 0
+    tiles = params.get("tiles")
+    return {
+        "held": str(_l("a typed sum")) if tiles is None else (str(tiles) or str(_l("no tiles"))),
+        "summed": summed,
+        "flat_text": str(_l(", + %(n)s for the okey in hand (never doubled)", n=okey_points)) if flat and okey_points else "",
+    }
 
 
 PENALTY_REASONS: dict[str, LazyString] = {
