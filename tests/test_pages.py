@@ -480,7 +480,7 @@ def test_photo_errors_are_explained(editor: FlaskClient, app: Flask, okey_table:
     app.extensions["recognizer"] = FakeRecognizer()
     url = f"/t/{okey_table}/photo"
     bad = post(editor, url, {"photo": (io.BytesIO(b"junk"), "x.jpg", "image/jpeg")}, content_type="multipart/form-data")
-    assert bad.status_code == 422 and "not an image" in bad.text
+    assert bad.status_code == 422 and "That file is not a photo: choose a JPEG or PNG photo of the tiles." in bad.text
     assert "Choose or take a photo first" in post(editor, url).text
 
 
@@ -827,7 +827,7 @@ def test_photo_warnings_read_in_the_readers_language(editor: FlaskClient, app: F
     response = post(editor, f"/t/{okey_table}/photo", {"photo": (io.BytesIO(b"jpeg"), "r.jpg", "image/jpeg")},
                     content_type="multipart/form-data")
     words = text(response.text)
-    assert "Перевёрнутых фишек: 1." in words and "Фишек распознано неуверенно: 1. Подтвердите их." in words
+    assert "Перевёрнутых фишек: 1." in words and "Фишек для подтверждения: 1 (пунктир)." in words
     assert "· перевёрнута" in response.text
 
 

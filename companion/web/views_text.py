@@ -28,6 +28,24 @@ GAME_LABELS: dict[str, LazyString] = {
 """The reader's name of each registered game, by its id (a game missing here shows its English title)."""
 
 
+GAME_TITLES: dict[str, LazyString] = {
+    "okey": _l("Okey"),
+    "okey101": _l("Okey 101"),
+    "okey_points": _l("Okey points"),
+}
+"""The short name of a game in a table's default title ("Okey 101 – Ali, Can, …")."""
+
+
+def table_title(table: Any) -> str:
+    """A table's name as the reader sees it: the name it was given, or (none given) the game's short name in
+    the reader's language and today's player names (a :class:`TableState` or a past table's summary)."""
+    if not getattr(table, "default_name", False):
+        return str(table.name)
+    game = table.game
+    title = str(GAME_TITLES[game]) if game in GAME_TITLES else game_label(game)
+    return f"{title} – {', '.join(table.players)}"
+
+
 def game_label(game: str) -> str:
     """The reader's name of a game id."""
     if game in GAME_LABELS:
@@ -165,7 +183,7 @@ EXPLANATIONS: dict[str, LazyString] = {
     "okey.colour_hand": _l("The winning hand is all %(colour_name)s (one-colour hand): ×%(factor)s."),
     "okey.indicator_colour": _l("The indicator is %(colour_name)s: ×%(factor)s."),
     "okey.win_total": _l("The opponents lose %(base)s × %(multiplier)s = %(points)s."),
-    "okey.teams": _l("Teams: A %(team0)s, B %(team1)s."),
+    "okey.teams": _l("Teams: %(team0_names)s %(team0)s, %(team1_names)s %(team1)s."),
     "okey101.okey_discard": _l("%(finisher)s finished by discarding an okey: every hand score is doubled."),
     "okey101.elden": _l("%(finisher)s finished in one turn while nobody else had opened (elden): every hand score is doubled."),
     "okey101.pairs_finish": _l("%(finisher)s opened with pairs and finished: everyone else pays double."),
@@ -178,7 +196,7 @@ EXPLANATIONS: dict[str, LazyString] = {
     "okey101.partner_cleared": _l("%(seat)s's hand score %(was)s is cleared: the partner finished (H8)."),
     "okey101.penalty": _l("%(seat)s pays +%(points)s for %(reason_name)s (H7)."),
     "okey101.total": _l("%(seat)s scores %(hand)s + %(penalties)s = %(score)s this hand."),
-    "okey101.teams": _l("Teams: A %(team0)s, B %(team1)s."),
+    "okey101.teams": _l("Teams: %(team0_names)s %(team0)s, %(team1_names)s %(team1)s."),
     "okey.wrong_finish": _l("%(seat)s's declaration is wrong: the 14 tiles do not split into melds or seven pairs. "
                             "Penalty: %(points)s points (O5)."),
     "okey.match_out": _l("After hand %(hand)s %(name)s has %(points)s."),
@@ -292,6 +310,8 @@ def explain(line: Any, players: Sequence[str]) -> str:
             params[f"{group[:-1]}_names"] = ", ".join(
                 players[seat] + (f" ({totals[seat]})" if totals and seat < len(totals) and group == "winners" else "")
                 for seat in params[group] if 0 <= seat < len(players))
+    if "team0" in params and len(players) == 4:  # partners sit opposite: seats 1 and 3, seats 2 and 4
+        params.update(team0_names=f"{players[0]} & {players[2]}", team1_names=f"{players[1]} & {players[3]}")
     if "colour" in params:
         params["colour_name"] = COLOUR_NAMES.get(str(params["colour"]), params["colour"])
     if "reason" in params:
@@ -500,6 +520,7 @@ _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
     (re.compile(r"^(?P<n>\d+) tile\(s\) read with low confidence"),
      _l("Tiles read with low confidence: %(n)s. Please confirm them.")),
     (re.compile(r"^(?P<n>\d+) tile\(s\) upside down"), _l("Tiles upside down: %(n)s.")),
+    (re.compile(r"^not an image"), _l("That file is not a photo: choose a JPEG or PNG photo of the tiles.")),
 )
 
 PHOTO_WORDS: dict[str, LazyString] = {
