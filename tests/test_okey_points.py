@@ -232,7 +232,7 @@ def test_O7_api_table_and_hand_event(client):
                       json={"type": "okey_points_hand", "hand": {"indicator": "K7", "finisher": 1, "racks": ["", "R5", "", ""]}})
     assert bad.status_code == 422 and "finisher's rack must be empty" in bad.json["error"]
     rows = list(csv.reader(io.StringIO(client.get(f"/api/tables/{table}/export.csv").text)))
-    assert rows[0] == ["hand", "dealer", *PLAYERS, "explanation"]
+    assert rows[0] == ["\ufeffHand", "Dealer", *PLAYERS, "Explanation"]  # a byte-order mark for spreadsheets
     assert rows[1][2:6] == ["0", "12", "9", "5"] and "Can keeps R5 K7" in rows[1][6]
     exported = client.get(f"/api/tables/{table}/export.json").json
     assert exported["table"]["game"] == "okey_points" and exported["events"][-1]["type"] == "okey_points_hand"
