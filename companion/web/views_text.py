@@ -219,6 +219,7 @@ EXPLANATIONS: dict[str, LazyString] = {
     "okey_points.stock_exhausted": _l("The stock ran out: every player counts the tiles left on the rack."),
     "okey_points.finisher": _l("%(seat)s completed the rack: 0."),
     "okey_points.rack": _l("%(seat)s keeps tiles worth %(score)s."),
+    "okey_points.rack.tiles": _l("%(seat)s keeps %(tiles)s → %(score)s."),
     "okey_points.match_over": _l("All %(hands)s hands are played: %(winner_names)s win with the lowest total."),
     "rami.finisher": _l("%(seat)s went out: 0."),
     "rami.not_opened": _l("%(seat)s never opened: %(points)s (M7)."),
@@ -281,6 +282,8 @@ def explain(line: Any, players: Sequence[str]) -> str:
     raw = dict(_field(line, "params") or {})
     if key == "okey.match_over" and f"{key}.{raw.get('rule')}" in EXPLANATIONS:
         key = f"{key}.{raw.get('rule')}"
+    if key == "okey_points.rack" and raw.get("tiles"):
+        key = "okey_points.rack.tiles"
     if key == "okey101.rack" and isinstance(raw.get("values"), list):
         key = "okey101.rack.detail"
         raw.update(_rack_words(raw))
