@@ -172,6 +172,9 @@ class TableSummary:
     hands: int = 0
     finished: bool = False
     winners: tuple[int, ...] = field(default_factory=tuple)
+    default_name: bool = False
+    standing: tuple[tuple[str, int], ...] = ()
+    """Each column of the sheet (a player, or a team) with its total, as of the last change."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -185,6 +188,7 @@ class TableSummary:
             "hands": self.hands,
             "finished": self.finished,
             "winners": list(self.winners),
+            "totals": [total for _column, total in self.standing],
         }
 
 
@@ -460,11 +464,13 @@ class TableStore:
         for row in rows:
             summary = json.loads(row["summary"])
             summaries.append(TableSummary(
-                id=row["id"], name=row["name"], game=row["game"],
+                id=row["id"], name=summary.get("name", row["name"]), game=row["game"],
                 players=tuple(summary.get("players", json.loads(row["players"]))),
                 created_at=row["created_at"], updated_at=row["updated_at"], version=row["version"],
                 hands=summary.get("hands", 0), finished=summary.get("finished", False),
                 winners=tuple(summary.get("winners", ())),
+                default_name=summary.get("default_name", False),
+                standing=tuple(zip(summary.get("columns", ()), summary.get("totals", ()))),
             ))
         return summaries
 
@@ -630,9 +636,15 @@ def _client_id(value: object) -> str | None:
 
 
 def _summary(state: TableState) -> dict[str, Any]:
+    columns = ([" & ".join(state.players[seat] for seat in team) for team in state.teams] if state.teams
+               else list(state.players))
     return {
+        "name": state.name,
+        "default_name": state.default_name,
         "players": list(state.players),
         "hands": len(state.hands),
         "finished": state.finished,
         "winners": list(state.winners),
+        "columns": columns,
+        "totals": list(state.totals),
     }

@@ -111,6 +111,15 @@ def _check_distinct(names: Iterable[str]) -> None:
         seen.add(name.casefold())
 
 
+def default_title(game_title: str, players: Sequence[str]) -> str:
+    """The name of a table created without one: the game and the players, kept up to date on renames.
+
+    >>> default_title("Okey", ["Ali", "Can"])
+    'Okey – Ali, Can'
+    """
+    return f"{game_title} – {', '.join(players)}"
+
+
 def new_meta(
     table_id: str,
     *,
@@ -144,7 +153,7 @@ def new_meta(
     if len(title) > MAX_TABLE_NAME:
         raise InvalidTableError(f"invalid table name {name!r}: at most {MAX_TABLE_NAME} characters")
     if not title:
-        title = f"{spec.title} – {', '.join(names)}"
+        title = default_title(spec.title, names)
     return TableMeta(table_id, title, canonical, names, chosen, profile, first_dealer, created_at)
 
 
@@ -204,6 +213,9 @@ class TableState:
     current: HandRow | None = None
     """The hand being played, when something in it is already booked (a penalty) or waiting (a gösterme)."""
     outcomes: tuple[str, ...] = ()
+    default_name: bool = False
+    """The table was created without a name: ``name`` is the game and today's player names (pages show the
+    game's title in the reader's language)."""
     """What each event did, in order: ``hand`` (it ended a hand), ``wrong_declaration``, ``void`` or ``""``."""
 
     @property
@@ -482,9 +494,11 @@ class _Reducer:
     def state(self, version: int) -> TableState:
         standings = self.standings
         ledger = tuple(p for p in self.spec.ledger(standings) if p.hand <= len(self.hands)) + self.deal.penalties
+        default = self.meta.name == default_title(self.spec.title, self.meta.players)
         return TableState(
             id=self.meta.id,
-            name=self.meta.name,
+            name=default_title(self.spec.title, self.players) if default else self.meta.name,
+            default_name=default,
             game=self.meta.game,
             profile=self.meta.profile,
             players=tuple(self.players),

@@ -1,4 +1,5 @@
-"""Screenshots of the main pages at a phone (390×844) and a laptop (1366×900) viewport.
+"""Screenshots of the main pages at a phone (390×844) and a laptop (1366×900) viewport, and the big screen
+(``?tv=1``) on a 1920×1080 TV.
 
     .venv/bin/python scripts/screenshots.py [--out docs/screenshots]
 
@@ -25,6 +26,7 @@ PIN = "1234"
 PHOTO = ROOT / "tests" / "data" / "vision" / "real_table_16.jpg"  # CC BY 4.0, see tests/data/vision/README.md
 """A real photo of tiles ("rummikub-nvypk" by jonasbuehler, Roboflow Universe, CC BY 4.0); skipped if absent."""
 VIEWPORTS = {"phone": PHONE, "laptop": LAPTOP}
+TV = {"width": 1920, "height": 1080}
 HIDE_HOST_CAMERA = """document.addEventListener("DOMContentLoaded", () => {
   const style = document.createElement("style");
   style.textContent = "[data-host-camera] { display: none !important; }";
@@ -135,6 +137,13 @@ def run(out: Path) -> None:
                     shoot(page, out, "print", tag)
                     page.emulate_media(media="screen")
                 context.close()
+            context = browser.new_context(viewport=TV, locale="en-US")
+            page = context.new_page()
+            for name, table in (("big-screen-101", game101), ("big-screen-okey", okey)):
+                page.goto(f"{base}/t/{table}?tv=1")
+                page.wait_for_timeout(150)
+                page.screenshot(path=str(out / f"{name}-tv.png"))  # the TV's one screen, not the full page
+            context.close()
             for lang, url in (("tr", f"/t/{okey}"), ("th", "/"), ("ru", f"/t/{game101}")):
                 context = browser.new_context(viewport=PHONE, locale=lang)
                 context.add_init_script(HIDE_HOST_CAMERA)

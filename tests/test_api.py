@@ -229,9 +229,9 @@ def test_exports(client, table_id):
     assert [e["type"] for e in exported.json["events"]] == ["rename"]
     response = client.get(f"/api/tables/{table_id}/export.csv")
     assert response.mimetype == "text/csv"
-    rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
-    assert rows[0] == ["hand", "dealer", "Ayşe", "Can", "Deniz", "Ece", "explanation"]
-    assert rows[-1] == ["total", "", "20", "20", "20", "20", ""]
+    rows = list(csv.reader(io.StringIO(response.get_data(as_text=True).lstrip("\ufeff"))))
+    assert rows[0] == ["Hand", "Dealer", "Ayşe", "Can", "Deniz", "Ece", "Explanation"]
+    assert rows[-1] == ["Total", "", "20", "20", "20", "20", ""]
 
 
 def test_pin_ok_and_remember_pin_helpers(app, table_id):
@@ -274,7 +274,8 @@ def test_O6_a_whole_okey_match_to_the_end(stranger, table_id):
     undone = stranger.post(f"/api/tables/{table_id}/undo", headers=PIN)
     assert undone.json["sheet"]["finished"] is False and undone.json["sheet"]["totals"] == [2, 12, 10, 2]
     rows = list(csv.reader(io.StringIO(stranger.get(f"/api/tables/{table_id}/export.csv").get_data(as_text=True))))
-    assert len(rows) == 1 + 5 + 1 and rows[-1][:6] == ["total", "", "2", "12", "10", "2"]
+    assert len(rows) == 1 + 5 + 1 + 1 and rows[-1][:6] == ["Total", "", "2", "12", "10", "2"]
+    assert rows[-2][0] == "6 (being played)", "the gösterme waiting in hand 6"
 
 
 def test_H8_a_101_match_of_three_hands(stranger):

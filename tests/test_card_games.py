@@ -131,7 +131,7 @@ def test_M7_api_rami_table_hand_events_and_exports(client):
     wrong = client.post(f"/api/tables/{table}/events", headers=headers, json={"type": "turkish_hand", "hand": hand})
     assert wrong.status_code == 422
     rows = list(csv.reader(io.StringIO(client.get(f"/api/tables/{table}/export.csv").text)))
-    assert rows[1][2:6] == ["0", "100", "10", "20"] and rows[-1][0] == "total"
+    assert rows[1][2:6] == ["0", "100", "10", "20"] and rows[-1][0] == "Total"
     exported = client.get(f"/api/tables/{table}/export.json").json
     assert [e["type"] for e in exported["events"]].count("rami51_hand") == 1
 

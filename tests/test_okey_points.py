@@ -232,7 +232,7 @@ def test_O7_api_table_and_hand_event(client):
                       json={"type": "okey_points_hand", "hand": {"indicator": "K7", "finisher": 1, "racks": ["", "R5", "", ""]}})
     assert bad.status_code == 422 and "finisher's rack must be empty" in bad.json["error"]
     rows = list(csv.reader(io.StringIO(client.get(f"/api/tables/{table}/export.csv").text)))
-    assert rows[0] == ["hand", "dealer", *PLAYERS, "explanation"]
+    assert rows[0] == ["\ufeffHand", "Dealer", *PLAYERS, "Explanation"]  # a byte-order mark for spreadsheets
     assert rows[1][2:6] == ["0", "12", "9", "5"] and "Can keeps R5 K7" in rows[1][6]
     exported = client.get(f"/api/tables/{table}/export.json").json
     assert exported["table"]["game"] == "okey_points" and exported["events"][-1]["type"] == "okey_points_hand"
@@ -281,7 +281,7 @@ def test_O7_web_hand_form_previews_records_and_explains(client: FlaskClient, sto
     assert "Who completed the rack?" in form
     fields = {"finisher": "0", "rack1": "R5 K7", "rack2": "F", "sum3": "9"}
     preview = post(client, f"/t/{points_table}/points/check", fields)
-    assert preview.status_code == 200 and "Can keeps tiles worth 12." in text(preview.text)
+    assert preview.status_code == 200 and "Can keeps R5 K7 → 12." in text(preview.text)
     wrong = post(client, f"/t/{points_table}/points/check", {**fields, "rack0": "K1"})
     assert wrong.status_code == 422 and "must be empty" in text(wrong.text)
     recorded = post(client, f"/t/{points_table}/points", fields)
@@ -289,7 +289,7 @@ def test_O7_web_hand_form_previews_records_and_explains(client: FlaskClient, sto
     state = store.get(points_table)
     assert state.totals == (0, 12, 5, 9) and state.dealer == 1
     sheet = text(client.get(f"/t/{points_table}").text)
-    assert "Hand 2 of 3" in sheet and "Deniz keeps tiles worth 5." in sheet
+    assert "Hand 2 of 3" in sheet and "Deniz keeps F → 5." in sheet
     assert "<polyline" in client.get(f"/t/{points_table}").text  # the chart
     history = text(client.get(f"/t/{points_table}/history").text)
     assert "hand scored" in history and "Ali finished" in history

@@ -480,7 +480,7 @@ def test_photo_errors_are_explained(editor: FlaskClient, app: Flask, okey_table:
     app.extensions["recognizer"] = FakeRecognizer()
     url = f"/t/{okey_table}/photo"
     bad = post(editor, url, {"photo": (io.BytesIO(b"junk"), "x.jpg", "image/jpeg")}, content_type="multipart/form-data")
-    assert bad.status_code == 422 and "not an image" in bad.text
+    assert bad.status_code == 422 and "That file is not a photo: choose a JPEG or PNG photo of the tiles." in bad.text
     assert "Choose or take a photo first" in post(editor, url).text
 
 
@@ -555,10 +555,10 @@ def test_O6_match_end_announces_winners_and_losers(editor: FlaskClient, store: T
     page = text(editor.get(f"/t/{table}").text)
     assert f"Match over. Winners: {', '.join(state.players[s] for s in state.winners)}" in page
     assert "Losers:" in page and "Declare a win" not in page
-    assert "The match is over: Ali, " in page
+    assert "The match is over: somebody is at 0 or less, and the two highest win (O6): Ali (4), " in page
     assert "won by Ali, " in text(editor.get("/").text)
     editor.set_cookie("lang", "tr")
-    assert "Oyun bitti: Ali, " in text(editor.get(f"/t/{table}").text)
+    assert "Oyun bitti: biri 0 ya da altına indi; en yüksek iki oyuncu kazanır (O6): Ali (4), " in text(editor.get(f"/t/{table}").text)
 
 
 def test_new_table_can_reuse_an_earlier_tables_rules(client: FlaskClient, store: TableStore) -> None:
@@ -827,7 +827,7 @@ def test_photo_warnings_read_in_the_readers_language(editor: FlaskClient, app: F
     response = post(editor, f"/t/{okey_table}/photo", {"photo": (io.BytesIO(b"jpeg"), "r.jpg", "image/jpeg")},
                     content_type="multipart/form-data")
     words = text(response.text)
-    assert "Перевёрнутых фишек: 1." in words and "Фишек распознано неуверенно: 1. Подтвердите их." in words
+    assert "Перевёрнутых фишек: 1." in words and "Фишек для подтверждения: 1 (пунктир)." in words
     assert "· перевёрнута" in response.text
 
 

@@ -67,7 +67,8 @@ def test_O6_replay_a_20_point_match() -> None:
             assert standings.winners == () and standings.losers == ()
     assert standings.winners == (2, 1) and standings.losers == (3, 0)
     assert standings.eliminated == ()
-    assert standings.explain[-1].text == "The match is over: players 3 and 2 win, players 4 and 1 lose."
+    assert standings.explain[-1].text == ("The match is over: somebody is at 0 or less, and the two highest win (O6): "
+                                          "player 3 (9), player 2 (7); players 4 and 1 lose.")
     with pytest.raises(InvalidHandRecordError, match="already over before hand 9"):
         okey_standings(4, [*hands, win(0, options)], options)
 
@@ -204,7 +205,7 @@ def test_H8_replay_an_11_hand_101_match() -> None:
         (4, 1, "islek"), (7, 0, "discarded_okey"), (10, 2, "failed_opening"), (10, 2, "take_back"),
     ]
     assert "Hand 5 was void" in standings.explain[0].text
-    assert standings.explain[-1].text == "All 11 hands are played: player 3 wins with the lowest total."
+    assert standings.explain[-1].text == "All 11 hands are played and the lowest total wins (H8): player 3 (662)."
     data = standings.to_dict()
     assert data["subtotal"] == list(SHEET_101[10])
     assert data["ledger"][0] == {"hand": 4, "seat": 1, "reason": "islek", "points": 101}

@@ -105,7 +105,7 @@ def test_H7_a_penalty_is_in_the_totals_of_page_csv_json_and_api_at_once(
     exported = editor.get(f"/api/tables/{table101}/export.json").get_json()
     assert exported["sheet"]["totals"] == [0, 101, 0, 0] and exported["table"]["standings"]["totals"] == [0, 101, 0, 0]
     lines = list(csv.reader(io.StringIO(editor.get(f"/api/tables/{table101}/export.csv").text.lstrip("\ufeff"))))
-    total = next(line for line in lines if line and line[0] == "total")
+    total = next(line for line in lines if line and line[0] == "Total")
     assert total[2:6] == ["0", "101", "0", "0"]
 
 
@@ -210,3 +210,127 @@ def test_a_wrong_pin_is_answered_at_the_top_of_the_page(client: FlaskClient, oke
     main = page[page.index('<main id="main">'):]
     assert main.index("Wrong PIN.") < main.index('class="okey-strip"' if 'class="okey-strip"' in main else "Score sheet")
     assert "autofocus" in page[page.index('id="pin"'):page.index('id="pin"') + 2000]
+
+
+def test_H6_why_this_number_shows_the_tiles_and_the_sum_with_names_in_the_readers_language(
+    editor: FlaskClient, table101: str
+) -> None:
+    _indicator(editor, table101)
+    post(editor, f"/t/{table101}/hand", {"finisher": "0", "opened1": "melds", "rack1": "Y1 Y2", "opened2": "melds",
+                                         "sum2": "12", "opened3": "pairs", "rack3": "R5 K7"})
+    page = text(editor.get(f"/t/{table101}").text)
+    assert "Bora keeps Y1 Y2: 1 + 2 = 3 → 3." in page
+    assert "Cem keeps a typed sum: 12 → 12." in page
+    assert "Işıl keeps R5 K7: 101 (okey) + 7 = 108 × 2 (opened with pairs) → 216." in page
+    editor.set_cookie("lang", "tr")
+    turkish = text(editor.get(f"/t/{table101}").text)
+    assert "Bora elinde Y1 Y2 tutar: 1 + 2 = 3 → 3." in turkish
+
+
+def test_csv_has_a_bom_names_reason_words_and_the_readers_language(editor: FlaskClient, table101: str) -> None:
+    partners = editor.application.config  # noqa: F841 - the app is the one the store writes to
+    _indicator(editor, table101)
+    post(editor, f"/t/{table101}/penalty", {"player": "3", "reason": "discarded_okey"})
+    post(editor, f"/t/{table101}/hand", {"finisher": "0", "opened1": "melds", "rack1": "Y1 Y2", "opened2": "none",
+                                         "opened3": "melds", "sum3": "5"})
+    raw = editor.get(f"/api/tables/{table101}/export.csv").data
+    assert raw.startswith("\ufeff".encode()), "a byte-order mark: spreadsheets read Ayşe as UTF-8"
+    lines = list(csv.reader(io.StringIO(raw.decode("utf-8-sig"))))
+    assert lines[0] == ["Hand", "Dealer", *PLAYERS, "Explanation"]
+    assert "Bora keeps Y1 Y2: 1 + 2 = 3 → 3." in lines[1][-1] and "Işıl pays +101" in lines[1][-1]
+    assert "player 1" not in raw.decode().lower()
+    ledger = lines[lines.index(["Penalty in hand", "Player", "Reason", "Points"]) + 1]
+    assert ledger == ["1", "Işıl", "discarded an okey", "101"], "reason words, not the key discarded_okey"
+    turkish = editor.get(f"/api/tables/{table101}/export.csv?lang=tr").data.decode("utf-8-sig")
+    assert turkish.startswith("El,") and "Bora elinde Y1 Y2 tutar" in turkish and "okey attı" in turkish.lower()
+    assert f"lang=en" in editor.get(f"/t/{table101}").text.split("export.csv")[1][:40]
+
+
+def test_csv_names_teams_not_player_numbers(client: FlaskClient, store: TableStore) -> None:
+    table = store.create_table(game="okey", players=PLAYERS, pin="1234", options={"partners": True})
+    _session(client, table)
+    _indicator(client, table)
+    post(client, f"/t/{table}/win", {"winner": "1", "tiles": WIN_TILES, "discard": "R5"})
+    body = client.get(f"/api/tables/{table}/export.csv").data.decode("utf-8-sig")
+    assert "players 1 and 3" not in body and "players 2 and 4" not in body
+    assert "Ayşe & Cem" in body
+
+
+class _Seen:
+    def __init__(self, tile: str, confidence: float, low: bool, x: int) -> None:
+        self.tile, self.confidence, self.low_confidence, self.box = tile, confidence, low, (x, 10, x + 40, 70)
+
+
+class _Photo:
+    def __init__(self, tiles: list[_Seen], warnings: list[str]) -> None:
+        self.tiles, self.warnings, self.width, self.height = tiles, warnings, 400, 100
+
+
+class _Reader:
+    """Reads a J (Rummikub's joker, shown as F to confirm) and one unsure K13; a non-image is refused by the
+    real header check, whose message quotes the file's first bytes."""
+
+    def recognize(self, data: bytes) -> _Photo:
+        from vision.imageio import header_info
+
+        header_info(data)
+        return _Photo([_Seen("R7", 0.98, False, 10), _Seen("J", 0.9, False, 60), _Seen("K13", 0.4, True, 110)],
+                      ["1 tile(s) read with low confidence: please confirm them"])
+
+
+PNG = bytes.fromhex("89504e470d0a1a0a0000000d494844520000000100000001080600000000")
+
+
+def test_photo_unsure_count_and_warning_agree_and_a_non_image_gets_words_not_bytes(
+    editor: FlaskClient, okey_table: str
+) -> None:
+    editor.application.extensions["recognizer"] = _Reader()
+    url = f"/t/{okey_table}/photo"
+    seen = post(editor, url, {"picker": "picker-tiles", "photo": (io.BytesIO(PNG), "r.png", "image/png")},
+                content_type="multipart/form-data")
+    words = text(seen.text)
+    assert seen.text.count('class="box low"') == 2
+    assert "Tiles to confirm: 2 (dashed)." in words and "low confidence: 1" not in words
+    bad = post(editor, url, {"photo": (io.BytesIO(b"not an image\n"), "x.jpg", "image/jpeg")},
+               content_type="multipart/form-data")
+    assert bad.status_code == 422
+    assert "b'" not in bad.text and "\\n" not in bad.text
+    assert "That file is not a photo: choose a JPEG or PNG photo of the tiles." in text(bad.text)
+
+
+def test_O5_not_a_winning_hand_reason_starts_with_a_capital(editor: FlaskClient, okey_table: str) -> None:
+    _indicator(editor, okey_table)
+    check = post(editor, f"/t/{okey_table}/win/check", {"winner": "1", "tiles": NOT_A_WIN, "discard": "R9"},
+                 headers={"HX-Request": "true"})
+    assert "Not a winning hand. The 14 tiles do not split into melds or seven pairs" in text(check.text)
+
+
+def test_past_tables_come_first_with_their_totals(editor: FlaskClient, okey_table: str, store: TableStore) -> None:
+    _indicator(editor, okey_table)
+    post(editor, f"/t/{okey_table}/win", {"winner": "1", "tiles": WIN_TILES, "discard": "R5"})
+    home = editor.get("/").text
+    assert home.index("Past tables") < home.index('id="new-table"'), "the past tables before the whole form"
+    past = text(home[home.index("Past tables"):home.index('id="new-table"')])
+    assert "Ayşe 16 Bora 20 Cem 16 Işıl 16" in past
+    assert store.list_tables()[-1].to_dict()["totals"] == [16, 20, 16, 16]
+
+
+def test_the_default_title_follows_renames_and_the_readers_language(
+    editor: FlaskClient, table101: str, store: TableStore
+) -> None:
+    post(editor, f"/t/{table101}/rename", {"player": "1", "name": "Berk"})
+    assert store.get(table101).name == "Okey 101 – Ayşe, Berk, Cem, Işıl"
+    assert "<h1>Okey 101 – Ayşe, Berk, Cem, Işıl</h1>" in editor.get(f"/t/{table101}").text
+    assert "Okey 101 – Ayşe, Berk, Cem, Işıl" in text(editor.get("/").text)
+    editor.set_cookie("lang", "ru")
+    okey = store.create_table(game="okey", players=["Ali", "Can"], pin="1234")
+    assert "<h1>Окей – Ali, Can</h1>" in editor.get(f"/t/{okey}").text
+    named = store.create_table(game="okey", players=["Ali", "Can"], pin="1234", name="Cuma akşamı")
+    assert "<h1>Cuma akşamı</h1>" in editor.get(f"/t/{named}").text
+
+
+def test_the_print_view_has_no_dangling_separator(editor: FlaskClient, okey_table: str) -> None:
+    page = editor.get(f"/t/{okey_table}/sheet").text
+    line = page[page.index('<p class="muted">'):]
+    line = line[: line.index("</p>")]
+    assert '<span class="no-print">· <span class="pill">' in line, "the separator goes with the pill when printing"

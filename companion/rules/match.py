@@ -131,10 +131,8 @@ def okey_standings(
     losers: tuple[int, ...] = ()
     if finished:
         winners, losers = _okey_result(points, players, teams, eliminated)
-        lines.append(Explanation(
-            "okey.match_over", {"winners": list(winners), "losers": list(losers)},
-            f"The match is over: {_they(winners, 'win')}, {_they(losers, 'lose')}.",
-        ))
+        lines.append(_okey_match_over(winners, losers, _per_seat(points, players, teams), players, teams,
+                                      options.elimination and not teams))
     return OkeyStandings(
         players=players,
         start_points=options.start_points,
@@ -147,6 +145,27 @@ def okey_standings(
         winners=winners,
         losers=losers,
         explain=tuple(lines),
+    )
+
+
+def _okey_match_over(
+    winners: tuple[int, ...], losers: tuple[int, ...], totals: tuple[int, ...], players: int, teams: bool,
+    elimination: bool,
+) -> Explanation:
+    """Who won and why, citing O6: the two highest (one with 2 or 3 players), the team still above 0, the
+    last one left."""
+    if teams:
+        rule, why = "team", "the team still above 0 wins"
+    elif elimination:
+        rule, why = "last_left", "the last player left above 0 wins"
+    elif len(winners) > 1:
+        rule, why = "two_highest", "the two highest win"
+    else:
+        rule, why = "highest", "the highest wins"
+    scored = ", ".join(f"{player(seat)} ({totals[seat]})" for seat in winners)
+    return Explanation(
+        "okey.match_over", {"winners": list(winners), "losers": list(losers), "totals": list(totals), "rule": rule},
+        f"The match is over: somebody is at 0 or less, and {why} (O6): {scored}; {_they(losers, 'lose')}.",
     )
 
 
@@ -284,9 +303,12 @@ def okey101_standings(
         leaders = tuple(s for s in range(players) if totals[s] == min(totals))
     finished = played == options.hands
     if finished:
+        shown = team_totals if team_totals is not None else totals
+        scored = ", ".join(f"{player(seat)} ({shown[team_of(seat)] if team_totals else totals[seat]})"
+                           for seat in leaders)
         lines.append(Explanation(
-            "okey101.match_over", {"winners": list(leaders), "totals": totals},
-            f"All {options.hands} hands are played: {_they(leaders, 'win')} with the lowest total.",
+            "okey101.match_over", {"winners": list(leaders), "totals": totals, "hands": options.hands},
+            f"All {options.hands} hands are played and the lowest total wins (H8): {scored}.",
         ))
     return Okey101Standings(
         players=players,

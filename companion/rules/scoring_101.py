@@ -354,7 +354,8 @@ def _seat_score(
     held = "a typed sum" if entry.tiles is None else (format_tiles(entry.tiles) or "no tiles")
     text = f"{_who(seat)} keeps {held}: {summed}{times}{flat_text} → {score}."
     return score, _line("okey101.rack", text, face_sum=entry.face_sum, okeys=entry.okeys, base=inside,
-                        score=score, **params)
+                        score=score, tiles=None if entry.tiles is None else format_tiles(entry.tiles),
+                        values=list(entry.values), flat=flat, okey_points=okey_points, **params)
 
 
 def _void_hand(players: int, options: Okey101Options) -> Okey101HandScore:

@@ -13,9 +13,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+from contextlib import nullcontext
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, g, jsonify, request, session
+from flask_babel import force_locale
+from flask_babel import gettext as _
 from werkzeug.exceptions import (
     BadRequest,
     Forbidden,
@@ -37,7 +40,8 @@ from companion.store import (
 )
 from companion.tables import InvalidEventError, InvalidTableError, MissingFieldError, TableState
 from companion.web.security import api_csrf_problem, limited_pin_check
-from companion.web.views_text import with_names
+from companion.web.i18n import LANGUAGES
+from companion.web.views_text import explain, penalty_reason
 
 __all__ = [
     "bp", "init_app", "get_store", "pin_ok", "remember_pin", "PIN_HEADER", "MAX_JSON_BYTES",
@@ -218,28 +222,39 @@ def export_json(table_id: str) -> Response:
 
 @bp.get("/tables/<table_id>/export.csv")
 def export_csv(table_id: str) -> Response:
-    """The sheet as CSV: one line per hand (the engine's English explanation, seats as the players' names),
-    the totals, then the 101 penalty ledger."""
+    """The sheet as CSV: one line per hand (why it scored, with the players' names), the hand being played
+    when it already counts, the totals, then the 101 penalty ledger — in the language of ``?lang=`` (else the
+    reader's), with a byte-order mark so that spreadsheets read "Ayşe" as UTF-8."""
     state = get_store().get(table_id)
+    lang = request.args.get("lang", "")
+    with force_locale(lang) if lang in LANGUAGES else nullcontext():
+        body = _sheet_csv(state)
+    return Response("\ufeff" + body, mimetype="text/csv", headers={
+        "Content-Disposition": f'attachment; filename="table-{state.id}.csv"'
+    })
+
+
+def _sheet_csv(state: TableState) -> str:
     columns = (
         [" & ".join(state.players[seat] for seat in team) for team in state.teams] if state.teams
         else list(state.players)
     )
     out = io.StringIO()
     writer = _SafeCsvWriter(out)
-    writer.writerow(["hand", "dealer", *columns, "explanation"])
-    for row in state.hands:
-        explanation = " / ".join(with_names(line, state.players) for line in row.explain)
-        writer.writerow([row.number, state.players[row.dealer], *row.entries, explanation])
-    writer.writerow(["total", "", *state.totals, ""])
+    writer.writerow([_("Hand"), _("Dealer"), *columns, _("Explanation")])
+    rows = [*state.hands, *([state.current] if state.current else [])]
+    for row in rows:
+        lines = row.result.get("explain_detail") or row.explain
+        explanation = " / ".join(explain(line, state.players) for line in lines)
+        number = _("%(n)d (being played)", n=row.number) if row.pending else row.number
+        writer.writerow([number, state.players[row.dealer], *row.entries, explanation])
+    writer.writerow([_("Total"), "", *state.totals, ""])
     if state.penalties:
         writer.writerow([])
-        writer.writerow(["penalty in hand", "player", "reason", "points"])
+        writer.writerow([_("Penalty in hand"), _("Player"), _("Reason"), _("Points")])
         for penalty in state.penalties:
-            writer.writerow([penalty.hand, state.players[penalty.player], penalty.reason, penalty.points])
-    return Response(out.getvalue(), mimetype="text/csv", headers={
-        "Content-Disposition": f'attachment; filename="table-{state.id}.csv"'
-    })
+            writer.writerow([penalty.hand, state.players[penalty.player], penalty_reason(penalty.reason), penalty.points])
+    return out.getvalue()
 
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

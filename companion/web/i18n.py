@@ -50,6 +50,15 @@ def upper_for(locale: str, text: str) -> str:
     return text.upper()
 
 
+def sentence_for(locale: str, text: str) -> str:
+    """``text`` with a capital first letter, by the rules of ``locale``.
+
+    >>> sentence_for("en", "the 14 tiles"), sentence_for("tr", "ışık"), sentence_for("tr", "iki")
+    ('The 14 tiles', 'Işık', 'İki')
+    """
+    return upper_for(locale, text[:1]) + text[1:]
+
+
 def lower_for(locale: str, text: str) -> str:
     """``text`` in small letters by the rules of ``locale`` (Turkish: I → ı, İ → i)."""
     if _dotted(locale):
@@ -109,6 +118,7 @@ def init_i18n(app: Flask) -> None:
     app.config.setdefault("BABEL_DEFAULT_LOCALE", "en")
     Babel(app, locale_selector=select_language)
     app.jinja_env.filters["upper_l"] = lambda text: upper_for(current_language(), str(text))
+    app.jinja_env.filters["sentence"] = lambda text: sentence_for(current_language(), str(text))
     app.jinja_env.filters["lower_l"] = lambda text: lower_for(current_language(), str(text))
     app.jinja_env.globals["LANGUAGES"] = LANGUAGES
     app.jinja_env.globals["current_language"] = current_language

@@ -31,6 +31,7 @@ from companion.web.views_text import (
     record_lines,
     explain,
     game_label,
+    table_title,
     option_rows,
     penalty_reason,
 )
@@ -248,6 +249,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["event_token"] = event_token
     app.jinja_env.globals["on_host"] = views_hands.on_host
     app.jinja_env.globals["game_label"] = game_label
+    app.jinja_env.globals["table_title"] = table_title
     app.jinja_env.globals["penalty_reason"] = penalty_reason
     app.jinja_env.globals["event_label"] = event_label
     app.jinja_env.globals["event_summary"] = event_summary

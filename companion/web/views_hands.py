@@ -8,7 +8,8 @@ phone without JavaScript can still score.
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -400,6 +401,7 @@ def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response
     context.update(
         codes=codes,
         unsure=unsure,
+        warnings=_photo_warnings(recognition.warnings, unsure),
         rows=_photo_rows(recognition.tiles),
         check_notes=[_photo_note(note) for note in checks.notes],
         one_away=checks.one_away,
@@ -412,6 +414,19 @@ def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response
         image_url=f"data:{mimetype};base64,{base64.b64encode(data).decode('ascii')}",
     )
     return render("photo.html", block="result", **context)
+
+
+LOW_CONFIDENCE = re.compile(r"^\d+ tile\(s\) read with low confidence")
+
+
+def _photo_warnings(warnings: Sequence[str], unsure: Sequence[bool]) -> list[str]:
+    """The recogniser's warnings in the reader's words, its count of unsure tiles replaced by the count the
+    page asks to confirm (a joker read as F and a tile a rule check flags are unsure too)."""
+    shown = [engine_text(w) for w in warnings if not LOW_CONFIDENCE.match(w)]
+    if any(unsure):
+        shown.insert(0, _("Tiles to confirm: %(n)d (dashed). Tap each one to confirm it or pick the right tile.",
+                          n=sum(unsure)))
+    return shown
 
 
 def _photo_checks(context: dict[str, Any], codes: list[str], unsure: list[bool]) -> PhotoCheck:

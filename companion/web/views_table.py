@@ -161,6 +161,20 @@ def row_reasons(state: TableState, row: HandRow, column: int) -> list[str]:
     return [line for line, text in zip(lines, english) if owner.get(text, seats[0]) in seats]
 
 
+@bp.app_template_global()
+def headline(state: TableState, row: HandRow) -> str:
+    """The first line of a hand's explanation that is about the whole hand (who won, a doubling), if any:
+    the last hand at a glance."""
+    lines = row_lines(state, row)
+    per_seat = row.result.get("per_seat")
+    if not per_seat:
+        return lines[0] if lines else ""
+    owned = {text for texts in per_seat for text in texts}
+    english = [line.get("text", "") if isinstance(line, dict) else str(line)
+               for line in row.result.get("explain_detail") or row.explain]
+    return next((line for line, text in zip(lines, english) if text not in owned), "")
+
+
 def table_context(table_id: str, **extra: Any) -> dict[str, Any]:
     store = get_store()
     state = store.get(table_id)

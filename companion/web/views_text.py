@@ -31,6 +31,24 @@ GAME_LABELS: dict[str, LazyString] = {
 """The reader's name of each registered game, by its id (a game missing here shows its English title)."""
 
 
+GAME_TITLES: dict[str, LazyString] = {
+    "okey": _l("Okey"),
+    "okey101": _l("Okey 101"),
+    "okey_points": _l("Okey points"),
+}
+"""The short name of a game in a table's default title ("Okey 101 – Ali, Can, …")."""
+
+
+def table_title(table: Any) -> str:
+    """A table's name as the reader sees it: the name it was given, or (none given) the game's short name in
+    the reader's language and today's player names (a :class:`TableState` or a past table's summary)."""
+    if not getattr(table, "default_name", False):
+        return str(table.name)
+    game = table.game
+    title = str(GAME_TITLES[game]) if game in GAME_TITLES else game_label(game)
+    return f"{title} – {', '.join(table.players)}"
+
+
 def game_label(game: str) -> str:
     """The reader's name of a game id."""
     if game in GAME_LABELS:
@@ -187,7 +205,7 @@ EXPLANATIONS: dict[str, LazyString] = {
     "okey.colour_hand": _l("The winning hand is all %(colour_name)s (one-colour hand): ×%(factor)s."),
     "okey.indicator_colour": _l("The indicator is %(colour_name)s: ×%(factor)s."),
     "okey.win_total": _l("The opponents lose %(base)s × %(multiplier)s = %(points)s."),
-    "okey.teams": _l("Teams: A %(team0)s, B %(team1)s."),
+    "okey.teams": _l("Teams: %(team0_names)s %(team0)s, %(team1_names)s %(team1)s."),
     "okey101.okey_discard": _l("%(finisher)s finished by discarding an okey: every hand score is doubled."),
     "okey101.elden": _l("%(finisher)s finished in one turn while nobody else had opened (elden): every hand score is doubled."),
     "okey101.pairs_finish": _l("%(finisher)s opened with pairs and finished: everyone else pays double."),
@@ -196,17 +214,25 @@ EXPLANATIONS: dict[str, LazyString] = {
     "okey101.finisher": _l("%(seat)s finished: -101%(times)s → %(score)s."),
     "okey101.not_opened": _l("%(seat)s has not opened: 202%(times)s → %(score)s."),
     "okey101.rack": _l("%(seat)s keeps tiles worth %(base)s%(times)s → %(score)s."),
+    "okey101.rack.detail": _l("%(seat)s keeps %(held)s: %(summed)s%(times)s%(flat_text)s → %(score)s."),
     "okey101.partner_cleared": _l("%(seat)s's hand score %(was)s is cleared: the partner finished (H8)."),
     "okey101.penalty": _l("%(seat)s pays +%(points)s for %(reason_name)s (H7)."),
     "okey101.total": _l("%(seat)s scores %(hand)s + %(penalties)s = %(score)s this hand."),
-    "okey101.teams": _l("Teams: A %(team0)s, B %(team1)s."),
+    "okey101.teams": _l("Teams: %(team0_names)s %(team0)s, %(team1_names)s %(team1)s."),
     "okey.wrong_finish": _l("%(seat)s's declaration is wrong: the 14 tiles do not split into melds or seven pairs. "
                             "Penalty: %(points)s points (O5)."),
     "okey.match_out": _l("After hand %(hand)s %(name)s has %(points)s."),
     "okey.match_out.leaves": _l("After hand %(hand)s %(name)s has %(points)s and leaves the match."),
     "okey.match_over": _l("The match is over: %(winner_names)s win, %(loser_names)s lose."),
+    "okey.match_over.two_highest": _l("The match is over: somebody is at 0 or less, and the two highest win (O6): "
+                                      "%(winner_names)s. %(loser_names)s lose."),
+    "okey.match_over.highest": _l("The match is over: somebody is at 0 or less, and the highest wins (O6): "
+                                  "%(winner_names)s. %(loser_names)s lose."),
+    "okey.match_over.team": _l("The match is over: a team is at 0 or less, and the team still above 0 wins (O6): "
+                               "%(winner_names)s."),
+    "okey.match_over.last_left": _l("The match is over: the last player left above 0 wins (O6): %(winner_names)s."),
     "okey101.match_void": _l("Hand %(hand)s was void: it is replayed and not counted."),
-    "okey101.match_over": _l("All hands are played: %(winner_names)s win with the lowest total."),
+    "okey101.match_over": _l("All %(hands)s hands are played and the lowest total wins (H8): %(winner_names)s."),
     "rummikub.winner": _l("%(seat)s went out: + the others' racks = +%(points)s."),
     "rummikub.loser": _l("%(seat)s keeps %(rack)s: −%(sum)s."),
     "rummikub.pool_winner": _l("The pool ran out: %(seat)s has the lowest rack (%(sum)s) and is paid the differences: +%(points)s."),
@@ -215,6 +241,7 @@ EXPLANATIONS: dict[str, LazyString] = {
     "okey_points.stock_exhausted": _l("The stock ran out: every player counts the tiles left on the rack."),
     "okey_points.finisher": _l("%(seat)s completed the rack: 0."),
     "okey_points.rack": _l("%(seat)s keeps tiles worth %(score)s."),
+    "okey_points.rack.tiles": _l("%(seat)s keeps %(tiles)s → %(score)s."),
     "okey_points.match_over": _l("All %(hands)s hands are played: %(winner_names)s win with the lowest total."),
     "rami.finisher": _l("%(seat)s went out: 0."),
     "rami.not_opened": _l("%(seat)s never opened: %(points)s (M7)."),
@@ -293,6 +320,13 @@ def explain(line: Any, players: Sequence[str]) -> str:
     english = with_names(str(_field(line, "text") or line), players)
     key = str(_field(line, "key") or "")
     raw = dict(_field(line, "params") or {})
+    if key == "okey.match_over" and f"{key}.{raw.get('rule')}" in EXPLANATIONS:
+        key = f"{key}.{raw.get('rule')}"
+    if key == "okey_points.rack" and raw.get("tiles"):
+        key = "okey_points.rack.tiles"
+    if key == "okey101.rack" and isinstance(raw.get("values"), list):
+        key = "okey101.rack.detail"
+        raw.update(_rack_words(raw))
     if key == "okey.match_out":
         if raw.get("leaves"):
             key = "okey.match_out.leaves"
@@ -313,21 +347,42 @@ def explain(line: Any, players: Sequence[str]) -> str:
         params["layout"] = ", ".join(f"{players[seat]} {count}" for seat, count in enumerate(params["stacks_in_front"]))
     if isinstance(params.get("stack"), int):
         params["stack_no"] = params["stack"] + 1
+    totals = raw.get("totals") if isinstance(raw.get("totals"), list) else None
     for group in ("winners", "losers"):
         if isinstance(params.get(group), list):
-            params[f"{group[:-1]}_names"] = ", ".join(players[seat] for seat in params[group] if 0 <= seat < len(players))
+            params[f"{group[:-1]}_names"] = ", ".join(
+                players[seat] + (f" ({totals[seat]})" if totals and seat < len(totals) and group == "winners" else "")
+                for seat in params[group] if 0 <= seat < len(players))
+    if "team0" in params and len(players) == 4:  # partners sit opposite: seats 1 and 3, seats 2 and 4
+        params.update(team0_names=f"{players[0]} & {players[2]}", team1_names=f"{players[1]} & {players[3]}")
     if "colour" in params:
         params["colour_name"] = COLOUR_NAMES.get(str(params["colour"]), params["colour"])
     if "reason" in params:
         params["reason_name"] = penalty_reason(str(params["reason"]))
     if "doublings" in params:
         params["times"] = "".join(f" × 2 ({DOUBLING_NAMES.get(d, d)})" for d in params["doublings"])
-        if "base" in params and params.get("score") != params["base"] * params.get("multiplier", 1):
+        if ("base" in params and key != "okey101.rack.detail"
+                and params.get("score") != params["base"] * params.get("multiplier", 1)):
             return english
     try:
         return str(template) % params
     except (KeyError, TypeError, ValueError):
         return english
+
+
+def _rack_words(params: Mapping[str, Any]) -> dict[str, str]:
+    """What a 101 rack line says in words: the tiles (or a typed sum) and the sum, "Y1 Y2: 1 + 2 = 3"."""
+    flat = bool(params.get("flat"))
+    terms = [str(_l("101 (okey)")) if value is None else str(value)
+             for value in params.get("values") or [] if value is not None or not flat]
+    summed = " + ".join(terms) + (f" = {params.get('base')}" if len(terms) > 1 else "") if terms else "0"
+    okey_points = params.get("okey_points") or 0
+    tiles = params.get("tiles")
+    return {
+        "held": str(_l("a typed sum")) if tiles is None else (str(tiles) or str(_l("no tiles"))),
+        "summed": summed,
+        "flat_text": str(_l(", + %(n)s for the okey in hand (never doubled)", n=okey_points)) if flat and okey_points else "",
+    }
 
 
 PENALTY_REASONS: dict[str, LazyString] = {
@@ -523,6 +578,7 @@ _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
     (re.compile(r"^first_card_by \d+: .* must be among their laid cards"),
      _l("The first up-card must be among the laid cards of the player who melded it (D6).")),
     (re.compile(r"^invalid first_card "), _l("Enter one card as the first up-card, e.g. 7H.")),
+    (re.compile(r"^not an image"), _l("That file is not a photo: choose a JPEG or PNG photo of the tiles.")),
 )
 
 PHOTO_WORDS: dict[str, LazyString] = {
