@@ -221,7 +221,7 @@ def test_D6_web_winner_announced(client: FlaskClient, store: TableStore, thai_ta
     for hand, _totals, _dealer in MATCH:
         store.record(thai_table, {"type": "thai_hand", "hand": hand})
     page = text(client.get(f"/t/{thai_table}").text)
-    assert "Match over. Winners: Somchai" in page and "Somchai reached 500 first and won (D6)." in page
+    assert "Match over. Winners: Somchai" in page and "Somchai (545) reached 500 first and won (D6)." in page
     assert "Play goes" not in page
 
 
