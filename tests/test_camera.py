@@ -169,10 +169,10 @@ def test_host_camera_refuses_phones(host: tuple[FlaskClient, str, Reader], monke
     monkeypatch.setattr(camera, "capture_jpeg", lambda device=0, timeout_s=3.0: grabbed.append(device) or b"")
     phone = {"REMOTE_ADDR": "192.168.1.23"}
     response = client.post(f"/t/{table}/camera", data={"csrf_token": TOKEN}, environ_base=phone)
-    assert response.status_code == 403 and "only be used on the laptop itself" in response.text
+    assert response.status_code == 403 and "only be used from that computer itself" in response.text
     assert grabbed == [] and reader.given == []
-    assert "Use the laptop camera" not in client.get(f"/t/{table}/win", environ_base=phone).text
-    assert "Use the laptop camera" in client.get(f"/t/{table}/win").text
+    assert "Use this computer's camera" not in client.get(f"/t/{table}/win", environ_base=phone).text
+    assert "Use this computer's camera" in client.get(f"/t/{table}/win").text
     assert client.post(f"/t/{table}/camera").status_code == 400, "CSRF-checked like every form"
 
 

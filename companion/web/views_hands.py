@@ -512,7 +512,7 @@ def camera(table_id: str) -> Response:
     context: dict[str, Any] = {"picker": form_text("picker") or "picker", "table_id": table_id, "state": state}
     if not on_host():
         return render("photo.html", block="result", status=403,
-                      error=_("The laptop camera can only be used on the laptop itself."), **context)
+                      error=_("The camera of the computer running the app can only be used from that computer itself."), **context)
     from vision import camera as host_camera  # the module, so tests can swap its capture functions
     from vision.camera import CameraError
 
