@@ -10,30 +10,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import request
 from flask_babel import gettext as _
-from werkzeug.wrappers import Response
 
-from companion.rules.okey_points import MAX_TYPED_SUM, score_okey_points_hand
+from companion.rules.okey_points import MAX_TYPED_SUM
 from companion.rules.registry import find_game
 from companion.rules.tiles import format_tiles, parse_tiles
 from companion.tables import TableState
-from companion.web.api import get_store
-from companion.web.views_base import form_int, form_text, html_blueprint, render
-from companion.web.views_hands import after_recording, amending, hand_event, indicator_of, only_for, verdict_fragment
-from companion.web.views_table import record, require_editor
-from companion.web.views_text import engine_text
+from companion.web.hand_form import hand_form_routes
+from companion.web.views_base import form_int, form_text, html_blueprint
+from companion.web.views_hands import indicator_of
 
 GAME = find_game("okey_points")
-TEMPLATE = GAME.templates.hand
 
 bp = html_blueprint("okey_points", __name__, url_prefix="/t")
-
-
-def _state(table_id: str) -> TableState:
-    state = get_store().get(table_id)
-    only_for(state, GAME.id)
-    return state
 
 
 def hand_record(state: TableState) -> dict[str, Any]:
@@ -53,11 +42,6 @@ def hand_record(state: TableState) -> dict[str, Any]:
     return {"indicator": indicator_of(state), "finisher": finisher, "racks": racks}
 
 
-def _verdict(state: TableState) -> dict[str, Any]:
-    hand = hand_record(state)
-    return {"hand": hand, "score": score_okey_points_hand(hand, state.options)}
-
-
 def _form(record: Mapping[str, Any]) -> dict[str, str]:
     """The form filled in from a recorded hand (to correct it)."""
     finisher = record.get("finisher")
@@ -70,31 +54,4 @@ def _form(record: Mapping[str, Any]) -> dict[str, str]:
     return form
 
 
-@bp.get("/<table_id>/points")
-def hand(table_id: str) -> Response:
-    if (denied := require_editor(table_id)) is not None:
-        return denied
-    state = _state(table_id)
-    corrected = amending(state)
-    form = _form(corrected.record) if corrected else {}
-    return render(TEMPLATE, state=state, table_id=state.id, form=form, amend=corrected)
-
-
-@bp.post("/<table_id>/points/check")
-def hand_check(table_id: str) -> Response:
-    """The verdict fragment: each rack's points and why, nothing recorded."""
-    return verdict_fragment(TEMPLATE, _verdict, _state(table_id))
-
-
-@bp.post("/<table_id>/points")
-def hand_record_post(table_id: str) -> Response:
-    if (denied := require_editor(table_id)) is not None:
-        return denied
-    state = _state(table_id)
-    corrected = amending(state)
-    try:
-        recorded = record(table_id, hand_event(GAME.hand_event, hand_record(state), corrected))
-    except ValueError as error:
-        return render(TEMPLATE, status=422, state=state, table_id=state.id, error=engine_text(str(error)),
-                      form=request.form, amend=corrected)
-    return after_recording(state, recorded, corrected)
+hand_form_routes(bp, GAME, "points", read=hand_record, fill=_form)

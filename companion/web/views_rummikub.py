@@ -20,27 +20,17 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from companion.rules.registry import find_game
-from companion.rules.rummikub import score_hand
 from companion.rules.rummikub_laydown import lay_down, parse_table, rummikub_tiles
 from companion.rules.tiles import format_tiles
 from companion.tables import TableState
-from companion.web.api import get_store
+from companion.web.hand_form import hand_form_routes, table_playing
 from companion.web.views_base import form_int, form_text, html_blueprint, render
-from companion.web.views_hands import after_recording, amending, hand_event, only_for, verdict_fragment
-from companion.web.views_table import record, require_editor
 from companion.web.views_text import engine_text
 
 GAME = find_game("rummikub")
-TEMPLATE = GAME.templates.hand
 LAYDOWN = "rummikub_laydown.html"
 
 bp = html_blueprint("rummikub", __name__, url_prefix="/t")
-
-
-def _state(table_id: str) -> TableState:
-    state = get_store().get(table_id)
-    only_for(state, GAME.id)
-    return state
 
 
 def hand_record(state: TableState) -> dict[str, Any]:
@@ -54,11 +44,6 @@ def hand_record(state: TableState) -> dict[str, Any]:
     return {"winner": winner, "racks": racks}
 
 
-def _verdict(state: TableState) -> dict[str, Any]:
-    hand = hand_record(state)
-    return {"hand": hand, "score": score_hand(hand, state.options)}
-
-
 def _form(record: Mapping[str, Any]) -> dict[str, str]:
     """The form filled in from a recorded hand (to correct it)."""
     winner = record.get("winner")
@@ -68,34 +53,7 @@ def _form(record: Mapping[str, Any]) -> dict[str, str]:
     return form
 
 
-@bp.get("/<table_id>/rummikub")
-def hand(table_id: str) -> Response:
-    if (denied := require_editor(table_id)) is not None:
-        return denied
-    state = _state(table_id)
-    corrected = amending(state)
-    form = _form(corrected.record) if corrected else {}
-    return render(TEMPLATE, state=state, table_id=state.id, form=form, amend=corrected)
-
-
-@bp.post("/<table_id>/rummikub/check")
-def hand_check(table_id: str) -> Response:
-    """The verdict fragment: each rack's points and why, nothing recorded."""
-    return verdict_fragment(TEMPLATE, _verdict, _state(table_id))
-
-
-@bp.post("/<table_id>/rummikub")
-def hand_record_post(table_id: str) -> Response:
-    if (denied := require_editor(table_id)) is not None:
-        return denied
-    state = _state(table_id)
-    corrected = amending(state)
-    try:
-        recorded = record(table_id, hand_event(GAME.hand_event, hand_record(state), corrected))
-    except ValueError as error:
-        return render(TEMPLATE, status=422, state=state, table_id=state.id, error=engine_text(str(error)),
-                      form=request.form, amend=corrected)
-    return after_recording(state, recorded, corrected)
+hand_form_routes(bp, GAME, "rummikub", read=hand_record, fill=_form)
 
 
 # -- the lay-down assistant (R4) -------------------------------------------------------------------
@@ -108,7 +66,7 @@ GOAL_BUTTONS = ("all", "tiles", "points")
 def laydown(table_id: str) -> Response:
     """Pick the table and the rack tiles: "Lay down" places the selection (goal all), "Best move" the most
     tiles or the most points; the new table is drawn with the moved and the laid tiles marked."""
-    state = _state(table_id)
+    state = table_playing(table_id, GAME)
     form = {"table": form_text("table"), "rack": form_text("rack"), "initial": form_text("initial")}
     if request.method == "GET":
         return render(LAYDOWN, state=state, table_id=state.id, form=form)
@@ -151,13 +109,13 @@ def _timer(state: TableState) -> dict[str, Any]:
 @bp.get("/<table_id>/timer")
 def timer_show(table_id: str) -> Response:
     """Who is being timed since when, and the server's clock (phones count from it)."""
-    return jsonify(_timer(_state(table_id)))
+    return jsonify(_timer(table_playing(table_id, GAME)))
 
 
 @bp.post("/<table_id>/timer")
 def timer_start(table_id: str) -> Response:
     """The player whose turn it is starts the timer (anybody at the table may tap it: it records no score)."""
-    state = _state(table_id)
+    state = table_playing(table_id, GAME)
     if not state.options.turn_seconds:
         raise ValueError(_("The turn timer is off at this table (option turn_seconds = 0)."))
     seat = form_int("seat", _("The player"), low=0, high=len(state.players) - 1)

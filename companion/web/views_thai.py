@@ -12,30 +12,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import request
 from flask_babel import gettext as _
-from werkzeug.wrappers import Response
 
 from companion.rules.cards import format_cards
 from companion.rules.registry import find_game
-from companion.rules.thai import score_thai_hand, thai_cards
+from companion.rules.thai import thai_cards
 from companion.tables import TableState
-from companion.web.api import get_store
-from companion.web.views_base import form_int, form_text, html_blueprint, render
-from companion.web.views_hands import after_recording, amending, hand_event, only_for, verdict_fragment
-from companion.web.views_table import record, require_editor
-from companion.web.views_text import engine_text
+from companion.web.hand_form import hand_form_routes
+from companion.web.views_base import form_int, form_text, html_blueprint
 
 GAME = find_game("thai")
-TEMPLATE = GAME.templates.hand
 
 bp = html_blueprint("thai", __name__, url_prefix="/t")
-
-
-def _state(table_id: str) -> TableState:
-    state = get_store().get(table_id)
-    only_for(state, GAME.id)
-    return state
 
 
 def _seat_or_none(name: str, label: str, players: int) -> int | None:
@@ -77,11 +65,6 @@ def hand_record(state: TableState) -> dict[str, Any]:
     return hand
 
 
-def _verdict(state: TableState) -> dict[str, Any]:
-    hand = hand_record(state)
-    return {"hand": hand, "score": score_thai_hand(hand, state.options)}
-
-
 def _form(record: Mapping[str, Any]) -> dict[str, str]:
     """The form filled in from a recorded hand (to correct it)."""
     knocker, fed_by = record.get("knocker"), record.get("fed_by")
@@ -103,31 +86,4 @@ def _form(record: Mapping[str, Any]) -> dict[str, str]:
     return form
 
 
-@bp.get("/<table_id>/thai")
-def hand(table_id: str) -> Response:
-    if (denied := require_editor(table_id)) is not None:
-        return denied
-    state = _state(table_id)
-    corrected = amending(state)
-    form = _form(corrected.record) if corrected else {}
-    return render(TEMPLATE, state=state, table_id=state.id, form=form, amend=corrected)
-
-
-@bp.post("/<table_id>/thai/check")
-def hand_check(table_id: str) -> Response:
-    """The verdict fragment: each player's points and why, nothing recorded."""
-    return verdict_fragment(TEMPLATE, _verdict, _state(table_id))
-
-
-@bp.post("/<table_id>/thai")
-def hand_record_post(table_id: str) -> Response:
-    if (denied := require_editor(table_id)) is not None:
-        return denied
-    state = _state(table_id)
-    corrected = amending(state)
-    try:
-        recorded = record(table_id, hand_event(GAME.hand_event, hand_record(state), corrected))
-    except ValueError as error:
-        return render(TEMPLATE, status=422, state=state, table_id=state.id, error=engine_text(str(error)),
-                      form=request.form, amend=corrected)
-    return after_recording(state, recorded, corrected)
+hand_form_routes(bp, GAME, "thai", read=hand_record, fill=_form)
