@@ -184,13 +184,80 @@
     ev.target.dispatchEvent(new Event("change", { bubbles: true }));
   });
 
-  // 101 hand: whoever finished has opened, so tapping the finisher moves them off "not opened".
-  document.addEventListener("change", function (ev) {
-    if (!ev.target.matches("input[name=finisher]")) return;
-    var none = document.querySelector('input[name="opened' + ev.target.value + '"][value=none]');
-    var melds = document.querySelector('input[name="opened' + ev.target.value + '"][value=melds]');
-    if (none && melds && none.checked) melds.checked = true;
+  // 101 end of hand (templates/okey101_hand.html): one step at a time — how the hand ended, each player,
+  // the scores; on a wide screen the scores stay beside the step.  Back/Next are links to the steps, so
+  // without this every step shows and they scroll.  Whoever finished has no rack (their rack, sum and okeys
+  // are hidden and disabled, so not sent) and has opened; nobody finishing has no okey discard or elden.
+  var WIDE = "(min-width: 900px)";
+  function syncFinisher(form) {
+    var chosen = form.querySelector("input[name=finisher]:checked");
+    var finisher = chosen ? chosen.value : null;
+    form.querySelectorAll("[data-step][data-seat]").forEach(function (step) {
+      var done = finisher === step.dataset.seat;
+      step.classList.toggle("is-finisher", done);
+      step.querySelectorAll("[data-finished-note]").forEach(function (note) { note.hidden = !done; });
+      var rack = step.querySelector("[data-rack-part]");
+      rack.hidden = done;
+      rack.querySelectorAll("input, button").forEach(function (el) { el.disabled = done; });
+      var notOpened = step.querySelector("[data-not-opened]");
+      var none = notOpened.querySelector("input");
+      notOpened.hidden = done;
+      none.disabled = done;
+      if (done && none.checked) step.querySelector("input[value=melds]").checked = true;
+    });
+    var kind = form.querySelector("[data-finish-kind]");
+    kind.hidden = finisher === "none";
+    kind.querySelectorAll("input").forEach(function (el) { el.disabled = finisher === "none"; });
+    if (finisher) form.querySelector("[data-need-finisher]").hidden = true;
+  }
+  function showStep(form, step, moved) {
+    var steps = form.querySelectorAll("[data-step]");
+    if (!step) step = steps[0];
+    if (step.matches(".hand-check") && matchMedia(WIDE).matches) step = steps[steps.length - 2];
+    steps.forEach(function (s) { s.classList.toggle("current", s === step); });
+    if (moved) {
+      step.scrollIntoView({ block: "start" });
+      step.focus({ preventScroll: true });
+    }
+  }
+  function stepOf(form, hash) {
+    var id = (hash || "").replace(/^#/, "");
+    var step = id && document.getElementById(id);
+    return step && step.matches("[data-step]") && form.contains(step) ? step : null;
+  }
+  document.addEventListener("click", function (ev) {
+    var link = ev.target.closest("[data-step-link]");
+    var form = link && link.closest("form[data-stepper]");
+    if (!form) return;
+    var step = stepOf(form, link.getAttribute("href"));
+    if (!step) return;
+    ev.preventDefault();
+    var here = form.querySelector("[data-step].current");
+    if (here && here.id === "hand-step-finish" && step !== here && !form.querySelector("input[name=finisher]:checked")) {
+      var need = form.querySelector("[data-need-finisher]");
+      need.hidden = false;
+      need.scrollIntoView({ block: "nearest" });
+      return;
+    }
+    history.pushState(null, "", "#" + step.id);
+    showStep(form, step, true);
   });
+  window.addEventListener("popstate", function () {
+    document.querySelectorAll("form[data-stepper]").forEach(function (form) {
+      showStep(form, stepOf(form, location.hash), true);
+    });
+  });
+  document.addEventListener("change", function (ev) {
+    var form = ev.target.matches("input[name=finisher]") && ev.target.closest("form[data-stepper]");
+    if (form) syncFinisher(form);
+  });
+  function startStepper(form) {
+    if (form.classList.contains("stepping")) return;
+    form.classList.add("stepping");
+    syncFinisher(form);
+    var open = form.dataset.openStep ? document.getElementById("hand-step-" + form.dataset.openStep) : null;
+    showStep(form, stepOf(form, location.hash) || open, false);
+  }
   document.addEventListener("change", function (ev) {
     if (ev.target.matches("[data-rec-fix]")) {
       var rec = ev.target.parentElement.querySelector("[data-rec]");
@@ -349,6 +416,7 @@
     scope.querySelectorAll("[data-card-picker]").forEach(syncCards);
     scope.querySelectorAll("[data-picker]").forEach(syncPicker);
     scope.querySelectorAll(".photo-result").forEach(refreshPhoto);
+    scope.querySelectorAll("form[data-stepper]").forEach(startStepper);
   }
   document.addEventListener("DOMContentLoaded", function () { init(document); });
   document.addEventListener("htmx:afterSettle", function () { init(document); drawGroups(); });

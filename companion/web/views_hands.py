@@ -120,7 +120,7 @@ def verdict_fragment(template: str, verdict_of: Callable[[TableState], dict[str,
         verdict = verdict_of(state)
     except ValueError as error:
         return render(template, block="verdict", status=422, state=state, table_id=state.id, form={},
-                      error=engine_text(str(error)))
+                      error=engine_text(str(error)), error_step=getattr(error, "step", None))
     return render(template, block="verdict", state=state, table_id=state.id, form={}, **verdict)
 
 
@@ -187,36 +187,72 @@ def hand_event(kind: str, hand: dict[str, Any], corrected: HandRow | None) -> di
 # -- Okey 101: the end of a hand -----------------------------------------------------------------------
 
 
+class HandFormError(ValueError):
+    """A refused field of the 101 end-of-hand form, with the step of the form that holds it (``finish``,
+    ``seat2``), so that the page opens that step."""
+
+    def __init__(self, message: str, step: str) -> None:
+        super().__init__(message)
+        self.step = step
+
+
 def _okey101_hand(state: TableState) -> dict[str, Any]:
     """The hand record of the 101 form (see ``companion.rules.scoring_101``)."""
-    finisher_text = form_text("finisher", "none")
-    finisher = None if finisher_text == "none" else form_int("finisher", _("The finisher"), low=0,
-                                                             high=len(state.players) - 1)
-    players = []
-    for seat, name in enumerate(state.players):
-        opened = form_text(f"opened{seat}", "none")
-        if opened not in OPENED_CHOICES:
-            raise ValueError(_("Choose how %(name)s opened.", name=name))
-        entry: dict[str, Any] = {"opened": None if opened == "none" else opened}
-        typed_sum = form_text(f"sum{seat}")
-        if typed_sum and form_text(f"rack{seat}"):
-            raise ValueError(_("%(name)s has tiles and a typed sum: keep one of them (clear the tiles or the sum).",
-                               name=name))
-        if typed_sum:
-            entry["sum"] = form_int(f"sum{seat}", _("The sum of %(name)s", name=name), low=0, high=2000)
-            entry["okeys"] = form_int(f"okeys{seat}", _("The okeys of %(name)s", name=name), low=0, high=2, default=0)
-        else:
-            entry["rack"] = format_tiles(parse_tiles(form_text(f"rack{seat}")))
-        players.append(entry)
-    if finisher is not None and players[finisher]["opened"] is None:
-        players[finisher]["opened"] = "melds"  # whoever finished has opened (H5); melds unless told pairs
+    finisher_text = form_text("finisher")
+    try:
+        if not finisher_text:
+            raise ValueError(_("Tap who finished, or “nobody: stock exhausted”."))
+        finisher = None if finisher_text == "none" else form_int("finisher", _("The finisher"), low=0,
+                                                                 high=len(state.players) - 1)
+        indicator = indicator_of(state)
+    except ValueError as error:
+        raise HandFormError(str(error), "finish") from None
+    elden = "elden" in request.form
+    finish = "okey_discard" if form_text("finish") == "okey_discard" else "normal"
+    if finisher is None and (elden or finish == "okey_discard"):
+        raise HandFormError(_("Nobody finished (stock exhausted), so there is no okey discard and no elden: choose "
+                              "“normal finish” and untick elden, or tap who finished."), "finish")
+    players = [_okey101_entry(seat, name, seat == finisher) for seat, name in enumerate(state.players)]
+    opened = [state.players[seat] for seat, entry in enumerate(players) if seat != finisher and entry["opened"]]
+    if elden and finisher is not None and opened:
+        raise HandFormError(_("Elden means nobody else had opened, but %(names)s opened: untick elden, or mark "
+                              "them as not opened.", names=", ".join(opened)), "finish")
     return {
-        "indicator": indicator_of(state),
+        "indicator": indicator,
         "finisher": finisher,
-        "finish": "okey_discard" if form_text("finish") == "okey_discard" else "normal",
-        "elden": "elden" in request.form,
+        "finish": finish,
+        "elden": elden,
         "players": players,
     }
+
+
+def _okey101_entry(seat: int, name: str, finished: bool) -> dict[str, Any]:
+    """One player's part of the 101 form: how they opened and what their rack holds, tapped or typed.
+    Whoever finished has laid every tile (H5): a rack, sum or okeys given for them is refused, not dropped."""
+    step = f"seat{seat}"
+    opened = form_text(f"opened{seat}", "none")
+    if opened not in OPENED_CHOICES:
+        raise HandFormError(_("Choose how %(name)s opened.", name=name), step)
+    rack, typed_sum, okeys = form_text(f"rack{seat}"), form_text(f"sum{seat}"), form_text(f"okeys{seat}")
+    if finished:
+        if rack or typed_sum.strip("0") or okeys.strip("0"):
+            raise HandFormError(_("%(name)s finished, so no tiles are left on their rack: clear the tiles, the sum "
+                                  "and the okeys of %(name)s, or tap who really finished.", name=name), step)
+        return {"opened": "melds" if opened == "none" else opened, "rack": ""}  # whoever finished has opened (H5)
+    if rack and (typed_sum or okeys.strip("0")):
+        raise HandFormError(_("%(name)s has tiles and a typed sum: keep one of them (clear the tiles or the sum).",
+                              name=name), step)
+    entry: dict[str, Any] = {"opened": None if opened == "none" else opened}
+    try:
+        if typed_sum or okeys.strip("0"):  # okeys alone: a rack of nothing but okeys
+            entry["sum"] = form_int(f"sum{seat}", _("The sum of %(name)s", name=name), low=0, high=2000, default=0)
+            entry["okeys"] = form_int(f"okeys{seat}", _("The okeys of %(name)s", name=name), low=0, high=2,
+                                      default=0)
+        else:
+            entry["rack"] = format_tiles(parse_tiles(rack))
+    except ValueError as error:
+        raise HandFormError(str(error), step) from None
+    return entry
 
 
 def _rack_sums(hand: dict[str, Any]) -> list[int]:
@@ -289,7 +325,7 @@ def okey101_hand_record(table_id: str) -> Response:
         recorded = record(table_id, hand_event("okey101_hand", _okey101_hand(state), corrected))
     except ValueError as error:
         return render("okey101_hand.html", status=422, state=state, table_id=state.id, error=engine_text(str(error)),
-                      form=request.form, amend=corrected)
+                      error_step=getattr(error, "step", "check"), form=request.form, amend=corrected)
     return after_recording(state, recorded, corrected)
 
 
