@@ -223,14 +223,13 @@
   function stepOf(form, hash) {
     var id = (hash || "").replace(/^#/, "");
     var step = id && document.getElementById(id);
-    return step && step.matches("[data-step]") && form.contains(step) ? step : null;
+    return step && step.matches("[data-step]") && (!form || form.contains(step)) ? step : null;
   }
   document.addEventListener("click", function (ev) {
     var link = ev.target.closest("[data-step-link]");
-    var form = link && link.closest("form[data-stepper]");
+    var step = link && stepOf(null, link.getAttribute("href"));
+    var form = step && step.closest("form[data-stepper].stepping");
     if (!form) return;
-    var step = stepOf(form, link.getAttribute("href"));
-    if (!step) return;
     ev.preventDefault();
     var here = form.querySelector("[data-step].current");
     if (here && here.id === "hand-step-finish" && step !== here && !form.querySelector("input[name=finisher]:checked")) {
