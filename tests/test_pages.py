@@ -221,8 +221,8 @@ def test_O2_deal_assistant_walks_the_seed_example(editor: FlaskClient, okey_tabl
     words = text(page.text)
     assert page.text.count('<rect class="stack"') == 20 and page.text.count('<rect class="stack chosen"') == 1
     assert "tile number 2 from the bottom" in words
-    assert "Can takes stack a." in words and "Deniz takes the top 4 of stack j." in words
-    assert "Ece takes the last 1 of stack j." in words and "Ali takes the top 2 of stack l." in words
+    assert "Can takes stack A." in words and "Deniz takes the top 4 tiles of stack J." in words
+    assert "Ece takes the last tile of stack J." in words and "Ali takes the top 2 tiles of stack L." in words
 
 
 def test_O2_app_rolls_the_dice(editor: FlaskClient, store: TableStore, okey_table: str) -> None:

@@ -8,10 +8,11 @@ label and a one-line hint in the reader's language.  A new game plugs in by addi
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from flask_babel.speaklater import LazyString
 
 from companion.rules.registry import find_game, games
@@ -190,8 +191,6 @@ EXPLANATIONS: dict[str, LazyString] = {
     "deal.second_roll": _l("Second die %(roll)s: tile number %(roll)s from the bottom of that stack is turned face up "
                            "on top of it: the indicator. A false okey goes back and the die is rolled again."),
     "deal.take_whole": _l("%(seat)s takes stack %(letter)s."),
-    "deal.take_top": _l("%(seat)s takes the top %(count)s of stack %(letter)s."),
-    "deal.take_bottom": _l("%(seat)s takes the last %(count)s of stack %(letter)s."),
     "deal.start": _l("%(starter)s has %(tiles)s tiles and starts by discarding; the others have %(others)s. "
                      "The rest is the stock, drawn in the same order; the indicator's stack comes last."),
     "okey.stock_exhausted": _l("The stock ran out: nobody scores for the hand."),
@@ -294,6 +293,16 @@ EXPLANATIONS: dict[str, LazyString] = {
 }
 """The reader's words for the engine's explanation keys; a key missing here shows the engine's English."""
 
+COUNTED_EXPLANATIONS: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "deal.take_top": lambda params: ngettext(
+        "%(seat)s takes the top tile of stack %(letter)s.", "%(seat)s takes the top %(num)d tiles of stack %(letter)s.",
+        params["count"], **params),
+    "deal.take_bottom": lambda params: ngettext(
+        "%(seat)s takes the last tile of stack %(letter)s.", "%(seat)s takes the last %(num)d tiles of stack %(letter)s.",
+        params["count"], **params),
+}
+"""Explanation keys whose words depend on a number (``count``): each language's plural forms."""
+
 _PLAYER_N = re.compile(r"\b[Pp]layer (\d)\b")
 
 
@@ -335,7 +344,7 @@ def explain(line: Any, players: Sequence[str]) -> str:
             teammate = unit + 2 if "team of" in english and unit + 2 < len(players) else None
             raw["name"] = players[unit] + (f" & {players[teammate]}" if teammate is not None else "")
     template = EXPLANATIONS.get(key)
-    if template is None:
+    if template is None and key not in COUNTED_EXPLANATIONS:
         return english
     params: dict[str, Any] = {}
     for name, value in raw.items():
@@ -347,6 +356,8 @@ def explain(line: Any, players: Sequence[str]) -> str:
         params["layout"] = ", ".join(f"{players[seat]} {count}" for seat, count in enumerate(params["stacks_in_front"]))
     if isinstance(params.get("stack"), int):
         params["stack_no"] = params["stack"] + 1
+    if key.startswith("deal.take") and params.get("letter"):
+        params["letter"] = str(params["letter"]).upper()  # as the drawing labels the stacks
     totals = raw.get("totals") if isinstance(raw.get("totals"), list) else None
     for group in ("winners", "losers"):
         if isinstance(params.get(group), list):
@@ -365,6 +376,8 @@ def explain(line: Any, players: Sequence[str]) -> str:
                 and params.get("score") != params["base"] * params.get("multiplier", 1)):
             return english
     try:
+        if key in COUNTED_EXPLANATIONS:
+            return COUNTED_EXPLANATIONS[key](params)
         return str(template) % params
     except (KeyError, TypeError, ValueError):
         return english
@@ -495,6 +508,8 @@ def event_summary(kind: str, payload: Mapping[str, Any], players: Sequence[str],
     if kind == "reroll":
         return str(_l("second die %(die)s", die=payload.get("die")))
     if kind == "indicator":
+        if payload.get("replaces"):
+            return str(_l("%(tile)s instead of %(old)s", tile=payload.get("tile", ""), old=payload["replaces"]))
         return str(payload.get("tile", ""))
     if kind in ("gosterme", "penalty"):
         reason = payload.get("reason")
@@ -546,6 +561,10 @@ _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
     (re.compile(r"^impossible hand: (?P<count>\d+) × (?P<tile>\w+), a set has only (?P<limit>\d+)"),
      _l("Impossible: %(count)s × %(tile)s entered, but the set has only %(limit)s of that tile (counting every "
         "tile entered and the indicator).")),
+    (re.compile(r"^cannot replace the indicator (?P<old>\w+) by (?P<new>\w+): a wrong declaration this hand was judged "
+                r"with the okey (?P<okey>\w+)"),
+     _l("The indicator cannot become %(new)s now: a wrong declaration this hand was judged with %(old)s as the "
+        "indicator (okey %(okey)s). Undo the wrong declaration, replace the indicator, then record it again.")),
     (re.compile(r"^this hand's deal is already recorded"),
      _l("This hand's deal is already recorded: undo it to change the dice.")),
     (re.compile(r"^the match is already finished"), _l("The match is already over: undo to change it.")),

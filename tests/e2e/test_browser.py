@@ -111,7 +111,7 @@ def test_journey_deal_win_live_viewer_undo(server: str, browser: Any) -> None:
     keeper.locator("label:has(input[name=die2][value='2'])").click()
     keeper.get_by_role("button", name="Use these dice").click()
     expect(keeper.locator("rect.stack.chosen")).to_have_count(1)
-    expect(keeper.locator("ol.steps")).to_contain_text("Bora takes stack a.")
+    expect(keeper.locator("ol.steps")).to_contain_text("Bora takes stack A.")
 
     picker = keeper.locator("#picker-indicator")
     picker.locator("[data-tile=R3]").click()

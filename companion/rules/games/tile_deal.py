@@ -53,9 +53,26 @@ def _on_reroll(table: TableView, event: Mapping[str, Any]) -> Deal:
     return replace(table.deal, plan=reroll_indicator(table.deal.plan, die), indicator=None)
 
 
+def _prepare_indicator(table: TableView, event: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A second indicator this hand replaces a mistyped one: the event keeps which, for the history."""
+    event.pop("replaces", None)
+    if table.deal.indicator is not None:
+        event["replaces"] = table.deal.indicator.code
+    return event
+
+
 def _on_indicator(table: TableView, event: Mapping[str, Any]) -> Deal:
+    """The tile turned up (O3); a later one replaces a mistyped one.  A gösterme or a 101 penalty already
+    recorded stays (the player showed the twin of the tile on the table, not of what was typed); a wrong
+    declaration was judged with the old okey, so it must be undone first and recorded again."""
     tile = tile_like(event_field(event, "tile"))
     okey_for(tile)  # refuses a false okey: it is put back and the die rolled again (O2.3)
+    old = table.deal.indicator
+    if old is not None and tile != old and table.deal.wrong_declarations:
+        raise InvalidEventError(
+            f"cannot replace the indicator {old.code} by {tile.code}: a wrong declaration this hand was judged "
+            f"with the okey {okey_for(old).code}; undo it, replace the indicator, then record it again"
+        )
     return replace(table.deal, indicator=tile)
 
 
@@ -63,7 +80,8 @@ DEAL_EVENTS: dict[str, EventRule] = {
     "deal": EventRule(_on_deal, prepare=_prepare_deal,
                       fields={"dice": Field("list", max_items=4), "roll": Field(), "rolled": Field()}),
     "reroll": EventRule(_on_reroll, fields={"die": Field()}),
-    "indicator": EventRule(_on_indicator, fields={"tile": Field(max_length=8)}),
+    "indicator": EventRule(_on_indicator, prepare=_prepare_indicator,
+                           fields={"tile": Field(max_length=8), "replaces": Field(max_length=8)}),
 }
 
 
