@@ -1,4 +1,5 @@
-"""What the card rummies share beyond melds: the penalty sheet (M7, T7) and the deal plan (M2, T1).
+"""What the card rummies share beyond melds: the penalty sheet (M7, T7), the deal plan (M2, T1) and the
+hand record's plumbing (its fields, what each player holds, what a card left in hand costs, the JSON).
 
 Standings are a pure function of the scored hands: lowest total wins; the match is a fixed number of
 hands (``hands``, 0 = no fixed number) or ends when a player passes ``elimination_at`` (0 = off).
@@ -11,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from companion.rules.cards import Card, Deck, cards_like, check_card_counts
+from companion.rules.cards import Card, Deck, cards_like, check_card_counts, format_cards
 from companion.rules.errors import ImpossibleHandError, InvalidDealError, InvalidHandRecordError, RulesError
 from companion.rules.explain import Explanation, details, player, texts
 
@@ -28,6 +29,23 @@ class _Scored(Protocol):
     def scores(self) -> tuple[int, ...]: ...
 
 
+class _SeatScores(Protocol):
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def finisher(self) -> int | None: ...
+
+    @property
+    def scores(self) -> tuple[int, ...]: ...
+
+    @property
+    def explain(self) -> tuple[Explanation, ...]: ...
+
+    @property
+    def per_seat(self) -> tuple[tuple[Explanation, ...], ...]: ...
+
+
 class _MatchOptions(Protocol):
     @property
     def hands(self) -> int: ...
@@ -42,6 +60,20 @@ def seats_text(seats: Sequence[int]) -> str:
     if len(names) == 1:
         return f"player {names[0]}"
     return "players " + ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def hand_score_dict(score: _SeatScores, **flags: bool) -> dict[str, Any]:
+    """The JSON of one hand on a penalty sheet (what batch ``score`` answers and the sheet keeps): the game's
+    ``flags`` (Rami's ``rami_sec``, Turkish Rummy's ``rummy``) after the finisher."""
+    return {
+        "players": score.players,
+        "finisher": score.finisher,
+        **flags,
+        "scores": list(score.scores),
+        "explain": texts(score.explain),
+        "explain_detail": details(score.explain),
+        "per_seat": [texts(lines) for lines in score.per_seat],
+    }
 
 
 @dataclass(frozen=True)
@@ -261,6 +293,51 @@ def hand_cards(value: Any, label: str) -> tuple[Card, ...] | int:
         return cards_like(value)
     except RulesError as error:
         raise type(error)(f"{label}: {error}") from None
+
+
+def held_cards(entry: Any, label: str, fields: Sequence[str]) -> tuple[Card, ...] | int:
+    """A player's entry of a hand record (its only fields ``fields``): the ``cards`` they still hold."""
+    check_fields(entry, fields, label)
+    if "cards" not in entry:
+        raise InvalidHandRecordError(f"missing field 'cards' for {label}: the cards left in hand, '' for none")
+    return hand_cards(entry["cards"], label)
+
+
+def shown(held: tuple[Card, ...] | int) -> str:
+    """What a player holds, as the record gave it: the cards, or the value typed at the table."""
+    return str(held) if isinstance(held, int) else format_cards(held)
+
+
+def check_finisher_empty(held: Sequence[tuple[Card, ...] | int], finisher: int | None) -> None:
+    """The player who went out holds nothing (no cards, or a typed 0)."""
+    if finisher is not None and held[finisher] not in ((), 0):
+        raise InvalidHandRecordError(
+            f"{player(finisher)} went out but still holds {shown(held[finisher])}; give '' for the finisher"
+        )
+
+
+def who(seat_number: int) -> str:
+    """``Player 2``: a seat at the start of a sentence."""
+    return player(seat_number).capitalize()
+
+
+def card_penalty(card: Card, joker: int) -> int:
+    """M7/T7: what a card left in hand costs: 2-10 face, J/Q/K 10, ace 11, a joker ``joker``.
+
+    >>> [card_penalty(card, 20) for card in cards_like("2C 10D KH AS *")]
+    [2, 10, 10, 11, 20]
+    """
+    if card.is_joker:
+        return joker
+    if card.rank == 1:
+        return 11
+    return min(card.rank, 10)
+
+
+def penalty_terms(cards: Sequence[Card], values: Sequence[int]) -> str:
+    """The sum's terms, the aces and jokers named: ``2 + 11 (ace) + 20 (joker)``; ``""`` for no cards."""
+    return " + ".join(f"{value}{' (joker)' if card.is_joker else ' (ace)' if card.rank == 1 else ''}"
+                      for card, value in zip(cards, values))
 
 
 def players_list(record: Mapping[str, Any], allowed: Sequence[int], game: str) -> list[Any]:

@@ -30,7 +30,6 @@ Player 2 keeps 2C 3D AS *: 2 + 3 + 11 (ace) + 20 (joker) = 36.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -39,19 +38,24 @@ from companion.rules._card_melds import MeldCheck, MeldRules, Opening, best_meld
 from companion.rules._card_sheet import (
     CardStandings,
     DealInstructions,
+    card_penalty,
     card_standings,
     check_deal_counts,
     check_fields,
+    check_finisher_empty,
     deal_instructions,
     flag,
-    hand_cards,
+    hand_score_dict,
+    held_cards,
     pass_deal,
+    penalty_terms,
     players_list,
     seat,
+    who,
 )
 from companion.rules.cards import JOKER, Card, CardsLike, Deck, cards_like, format_cards
 from companion.rules.errors import InvalidHandRecordError, InvalidOptionError
-from companion.rules.explain import Explanation, details, player, texts
+from companion.rules.explain import Explanation
 
 __all__ = [
     "PLAYERS",
@@ -328,21 +332,7 @@ def rami_going_out(cards: CardsLike, *, opened: bool, options: RamiOptions | Non
 
 def rami_card_penalty(card: Card, options: RamiOptions | None = None) -> int:
     """M7: what a card left in hand costs: 2-10 face, J/Q/K 10, ace 11, joker ``joker_penalty``."""
-    options = _options(options)
-    if card.is_joker:
-        return options.joker_penalty
-    if card.rank == 1:
-        return 11
-    return min(card.rank, 10)
-
-
-def _terms(cards: tuple[Card, ...], penalty: Any) -> str:
-    parts = []
-    for card in cards:
-        value = penalty(card)
-        note = " (joker)" if card.is_joker else " (ace)" if card.rank == 1 else ""
-        parts.append(f"{value}{note}")
-    return " + ".join(parts)
+    return card_penalty(card, _options(options).joker_penalty)
 
 
 @dataclass(frozen=True)
@@ -358,23 +348,11 @@ class RamiHandScore:
     per_seat: tuple[tuple[Explanation, ...], ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "players": self.players,
-            "finisher": self.finisher,
-            "rami_sec": self.rami_sec,
-            "scores": list(self.scores),
-            "explain": texts(self.explain),
-            "explain_detail": details(self.explain),
-            "per_seat": [texts(lines) for lines in self.per_seat],
-        }
+        return hand_score_dict(self, rami_sec=self.rami_sec)
 
 
 _FIELDS = ("finisher", "rami_sec", "players")
 _PLAYER_FIELDS = ("opened", "cards")
-
-
-def _who(seat_number: int) -> str:
-    return player(seat_number).capitalize()
 
 
 def score_rami_hand(hand: Mapping[str, Any], options: RamiOptions | None = None) -> RamiHandScore:
@@ -394,15 +372,9 @@ def score_rami_hand(hand: Mapping[str, Any], options: RamiOptions | None = None)
     opened: list[bool] = []
     for number, entry in enumerate(entries):
         label = f"player {number + 1}"
-        check_fields(entry, _PLAYER_FIELDS, label)
-        if "cards" not in entry:
-            raise InvalidHandRecordError(f"missing field 'cards' for {label}: the cards left in hand, '' for none")
-        held.append(hand_cards(entry["cards"], label))
+        held.append(held_cards(entry, label, _PLAYER_FIELDS))
         opened.append(flag(entry, "opened", label, default=True if number == finisher else None))
-    if finisher is not None and held[finisher] not in ((), 0):
-        raise InvalidHandRecordError(
-            f"{player(finisher)} went out but still holds {_shown(held[finisher])}; give '' for the finisher"
-        )
+    check_finisher_empty(held, finisher)
     check_deal_counts(held, rami_deck(players, options), "Rami")
 
     lines: list[Explanation] = []
@@ -421,11 +393,11 @@ def score_rami_hand(hand: Mapping[str, Any], options: RamiOptions | None = None)
         for number in lowest:
             scores[number] = 0
             per_seat[number].append(Explanation("rami.lowest", {"seat": number, "was": base[number]},
-                                                f"{_who(number)} has the lowest hand: 0 (M6)."))
+                                                f"{who(number)} has the lowest hand: 0 (M6)."))
     doubled = rami_sec and options.rami_sec_doubles
     if rami_sec:
         assert finisher is not None  # checked above
-        text = (f"{_who(finisher)} went out in one turn without having opened (rami sec): "
+        text = (f"{who(finisher)} went out in one turn without having opened (rami sec): "
                 + ("every other penalty is doubled (M7)." if doubled else "no doubling (option off)."))
         lines.append(Explanation("rami.rami_sec", {"finisher": finisher, "doubles": doubled}, text))
     if doubled:
@@ -433,38 +405,34 @@ def score_rami_hand(hand: Mapping[str, Any], options: RamiOptions | None = None)
             if number != finisher and scores[number]:
                 per_seat[number].append(Explanation(
                     "rami.doubled", {"seat": number, "was": scores[number], "score": scores[number] * 2},
-                    f"{_who(number)}: {scores[number]} × 2 (rami sec) = {scores[number] * 2}."))
+                    f"{who(number)}: {scores[number]} × 2 (rami sec) = {scores[number] * 2}."))
                 scores[number] *= 2
     explain = tuple(lines) + tuple(line for seat_lines in per_seat for line in seat_lines)
     return RamiHandScore(players, finisher, rami_sec, tuple(scores), explain,
                          tuple(tuple(seat_lines) for seat_lines in per_seat))
 
 
-def _shown(held: tuple[Card, ...] | int) -> str:
-    return str(held) if isinstance(held, int) else format_cards(held)
-
-
 def _seat_penalty(
     number: int, held: tuple[Card, ...] | int, opened: bool, finished: bool, options: RamiOptions
 ) -> tuple[int, Explanation]:
     if finished:
-        return 0, Explanation("rami.finisher", {"seat": number}, f"{_who(number)} went out: 0.")
+        return 0, Explanation("rami.finisher", {"seat": number}, f"{who(number)} went out: 0.")
     if not opened:
         points = options.not_opened_penalty
         return points, Explanation("rami.not_opened", {"seat": number, "points": points},
-                                   f"{_who(number)} never opened: {points} (M7).")
+                                   f"{who(number)} never opened: {points} (M7).")
     if isinstance(held, int):
         return held, Explanation("rami.typed", {"seat": number, "points": held},
-                                 f"{_who(number)} keeps cards worth {held} (typed at the table).")
+                                 f"{who(number)} keeps cards worth {held} (typed at the table).")
     if not held:
-        return 0, Explanation("rami.empty", {"seat": number}, f"{_who(number)} keeps no cards: 0.")
+        return 0, Explanation("rami.empty", {"seat": number}, f"{who(number)} keeps no cards: 0.")
     values = [rami_card_penalty(card, options) for card in held]
     total = sum(values)
-    terms = _terms(held, lambda card: rami_card_penalty(card, options))
+    terms = penalty_terms(held, values)
     return total, Explanation(
         "rami.cards", {"seat": number, "cards": format_cards(held), "points": total,
                        "terms": " + ".join(str(value) for value in values)},
-        f"{_who(number)} keeps {format_cards(held)}: {terms} = {total}.")
+        f"{who(number)} keeps {format_cards(held)}: {terms} = {total}.")
 
 
 def rami_standings(players: int, hands: Sequence[RamiHandScore], options: RamiOptions | None = None) -> CardStandings:

@@ -29,19 +29,24 @@ from companion.rules._card_melds import MeldCheck, MeldRules, best_melds, check_
 from companion.rules._card_sheet import (
     CardStandings,
     DealInstructions,
+    card_penalty,
     card_standings,
     check_deal_counts,
     check_fields,
+    check_finisher_empty,
     deal_instructions,
     flag,
-    hand_cards,
+    hand_score_dict,
+    held_cards,
     pass_deal,
+    penalty_terms,
     players_list,
     seat,
+    who,
 )
 from companion.rules.cards import JOKER, Card, CardsLike, Deck, cards_like, format_cards
 from companion.rules.errors import InvalidHandRecordError, InvalidOptionError
-from companion.rules.explain import Explanation, details, player, texts
+from companion.rules.explain import Explanation
 from companion.rules.rami import GoingOut, JokerSwap, RamiOpening, going_out, joker_cards
 
 __all__ = [
@@ -192,12 +197,7 @@ def turkish_going_out(cards: CardsLike, *, opened: bool, options: TurkishOptions
 
 def turkish_card_value(card: Card, options: TurkishOptions | None = None) -> int:
     """T7: what a card left in hand costs: 2-9 face, 10/J/Q/K 10, ace 11, joker 15."""
-    options = _options(options)
-    if card.is_joker:
-        return options.joker_penalty
-    if card.rank == 1:
-        return 11
-    return min(card.rank, 10)
+    return card_penalty(card, _options(options).joker_penalty)
 
 
 @dataclass(frozen=True)
@@ -212,22 +212,10 @@ class TurkishHandScore:
     per_seat: tuple[tuple[Explanation, ...], ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "players": self.players,
-            "finisher": self.finisher,
-            "rummy": self.rummy,
-            "scores": list(self.scores),
-            "explain": texts(self.explain),
-            "explain_detail": details(self.explain),
-            "per_seat": [texts(lines) for lines in self.per_seat],
-        }
+        return hand_score_dict(self, rummy=self.rummy)
 
 
 _FIELDS = ("finisher", "rummy", "players")
-
-
-def _who(number: int) -> str:
-    return player(number).capitalize()
 
 
 def score_turkish_hand(hand: Mapping[str, Any], options: TurkishOptions | None = None) -> TurkishHandScore:
@@ -243,20 +231,14 @@ def score_turkish_hand(hand: Mapping[str, Any], options: TurkishOptions | None =
     held: list[tuple[Card, ...] | int] = []
     for number, entry in enumerate(entries):
         label = f"player {number + 1}"
-        check_fields(entry, ("cards",), label)
-        if "cards" not in entry:
-            raise InvalidHandRecordError(f"missing field 'cards' for {label}: the cards left in hand, '' for none")
-        held.append(hand_cards(entry["cards"], label))
-    if held[finisher] not in ((), 0):
-        kept = held[finisher]
-        shown = str(kept) if isinstance(kept, int) else format_cards(kept)
-        raise InvalidHandRecordError(f"{player(finisher)} went out but still holds {shown}; give '' for the finisher")
+        held.append(held_cards(entry, label, ("cards",)))
+    check_finisher_empty(held, finisher)
     check_deal_counts(held, DECK, "Turkish Rummy")
 
     lines: list[Explanation] = []
     if rummy:
         lines.append(Explanation("turkish.rummy", {"finisher": finisher, "bonus": options.rummy_bonus},
-                                 f"{_who(finisher)} made a Rummy, laying the whole hand at once: every other "
+                                 f"{who(finisher)} made a Rummy, laying the whole hand at once: every other "
                                  f"player adds {options.rummy_bonus} (T6)."))
     per_seat: list[tuple[Explanation, ...]] = []
     scores: list[int] = []
@@ -271,23 +253,21 @@ def score_turkish_hand(hand: Mapping[str, Any], options: TurkishOptions | None =
 def _seat_score(number: int, held: tuple[Card, ...] | int, finished: bool, rummy: bool,
                 options: TurkishOptions) -> tuple[int, Explanation]:
     if finished:
-        return 0, Explanation("turkish.finisher", {"seat": number}, f"{_who(number)} went out: 0.")
+        return 0, Explanation("turkish.finisher", {"seat": number}, f"{who(number)} went out: 0.")
     bonus = options.rummy_bonus if rummy else 0
     extra = f" + {bonus} (Rummy)" if bonus else ""
     if isinstance(held, int):
         total = held + bonus
         return total, Explanation("turkish.typed", {"seat": number, "points": held, "bonus": bonus, "score": total},
-                                  f"{_who(number)} keeps cards worth {held} (typed at the table){extra} = {total}.")
+                                  f"{who(number)} keeps cards worth {held} (typed at the table){extra} = {total}.")
     values = [turkish_card_value(card, options) for card in held]
     total = sum(values) + bonus
-    terms = " + ".join(
-        f"{value}{' (joker)' if card.is_joker else ' (ace)' if card.rank == 1 else ''}"
-        for card, value in zip(held, values)) or "0"
+    terms = penalty_terms(held, values) or "0"
     shown = format_cards(held) if held else "no cards"
     return total, Explanation(
         "turkish.cards", {"seat": number, "cards": format_cards(held), "bonus": bonus, "score": total,
                           "terms": " + ".join([str(value) for value in values] + ([str(bonus)] if bonus else [])) or "0"},
-        f"{_who(number)} keeps {shown}: {terms}{extra} = {total}.")
+        f"{who(number)} keeps {shown}: {terms}{extra} = {total}.")
 
 
 def turkish_standings(players: int, hands: Sequence[TurkishHandScore],
