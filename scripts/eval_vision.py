@@ -30,7 +30,7 @@ from real_photos import add_photos_argument, load_photos, split_photos, use_phot
 from vision import Recognizer  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
 from vision.postprocess import box_iou, reading_order  # noqa: E402
-from vision.recognizer import MODELS_DIR  # noqa: E402
+from vision.recognizer import LOW_CONFIDENCE, MODELS_DIR  # noqa: E402
 
 
 def match(truth: list[tuple[str, tuple[float, ...]]], found: list[tuple[str, tuple[int, ...], float]],
@@ -102,7 +102,7 @@ def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool, thres
     colour_table: Counter[tuple[str, str]] = Counter()
     number_table: Counter[tuple[str, str]] = Counter()
     per_colour: Counter[tuple[str, str]] = Counter()
-    read: list[tuple[float, bool]] = []  # (confidence, read right) of every found tile
+    read: list[tuple[float, bool, bool]] = []  # (confidence, flagged though confident, read right) of every found tile
     colour_confusions: Counter[tuple[str, str]] = Counter()
     number_confusions: Counter[tuple[str, str]] = Counter()
     times = []
@@ -136,7 +136,7 @@ def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool, thres
             per_colour[(_colour(want), "right")] += want == got
             sure += not flagged
             sure_wrong += not flagged and want != got
-            read.append((result.tiles[f].confidence, want == got))
+            read.append((result.tiles[f].confidence, flagged and result.tiles[f].confidence >= LOW_CONFIDENCE, want == got))
             flagged_wrong += flagged and want != got
             flagged_right += flagged and want == got
             if sample.upside_down is not None:
@@ -166,9 +166,10 @@ def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool, thres
     if upside_known:
         print(f"| upside down told right (detected tiles) | {upside_right / upside_known:.1%} ({upside_right}/{upside_known}) |")
     for threshold in thresholds:
-        sure_at = [right for confidence, right in read if confidence >= threshold]
+        # A tile flagged for another reason (its two number readings disagree) stays flagged.
+        sure_at = [right for confidence, flagged, right in read if confidence >= threshold and not flagged]
         wrong_at = sum(not right for right in sure_at)
-        flagged_right_at = sum(right for confidence, right in read if confidence < threshold)
+        flagged_right_at = sum(right for confidence, flagged, right in read if confidence < threshold or flagged)
         print(f"| low-confidence threshold {threshold:.2f}: sure tiles wrong / tiles read right but flagged | "
               f"{wrong_at / max(len(sure_at), 1):.1%} ({wrong_at}/{len(sure_at)}) / {flagged_right_at}/{correct} |")
     print("\nper colour (truth): found / read right of found")
@@ -193,11 +194,13 @@ def main() -> None:
     parser.add_argument("--synthetic", type=Path, nargs="+", help="evaluate on rendered scenes in these folders instead")
     parser.add_argument("--verbose", action="store_true", help="list every mistake")
     parser.add_argument("--no-rack-prior", action="store_true", help="leave out the row checks of vision/rack.py")
+    parser.add_argument("--no-number-reader", action="store_true", help="leave out the number reader (vision/numerals.py)")
     add_photos_argument(parser)
     parser.add_argument("--thresholds", type=float, nargs="*", default=(), help="also score these low-confidence thresholds")
     args = parser.parse_args()
     use_photos(args.photos)
-    recognizer = Recognizer(args.models, turns=args.turns, rack_prior=not args.no_rack_prior)
+    recognizer = Recognizer(args.models, turns=args.turns, rack_prior=not args.no_rack_prior,
+                            read_numbers=not args.no_number_reader)
     if not args.synthetic:
         evaluate(recognizer, real_samples(), args.verbose, tuple(args.thresholds))
         return

@@ -1,8 +1,10 @@
 """The recogniser: photo → tiles in our notation, with boxes, confidences and warnings.
 
-Small pure stages around one stateless object holding the two ONNX sessions (created once):
-load (EXIF, limits) → find tiles (centre-heatmap detector) → crop → classify → decode → reading order.
-Low confidence is reported, never hidden: such tiles carry ``low_confidence`` for the UI to confirm.
+Small pure stages around one stateless object holding the ONNX sessions (created once):
+load (EXIF, limits) → find tiles (centre-heatmap detector) → crop → classify → read the numbers of
+tiles standing in a row (``vision.numerals``) → decode → reading order.
+Low confidence is reported, never hidden: such tiles carry ``low_confidence`` for the UI to confirm,
+and so does every tile whose number the classifier and the number reader read differently.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ import numpy as np
 import onnxruntime as ort  # type: ignore[import-untyped]
 
 from vision.imageio import load_image
-from vision.postprocess import KINDS, decode_detections, decode_tile, reading_order, suppress_overlaps
+from vision.numerals import NUMBERS, NumberReader, fuse_number
+from vision.postprocess import COLOURS, KINDS, decode_detections, decode_tile, reading_order, suppress_overlaps
 from vision.preprocess import DETECT_LONG_SIDE, detector_input, tile_crops
 from vision.rack import apply_rack_prior
 
@@ -55,6 +58,9 @@ TILE_SIDE_RANGE = (30.0, 75.0)
 RESCALED_LONG_SIDE = (256, 1024)
 # A detection the classifier calls "not a tile" is dropped unless the detector is this sure of it.
 SURE_DETECTION = 0.6
+NUMBER_READER = "numerals.onnx"
+# The number reader's answer counts only when its crop is likely to show one of 1…13 at all.
+READ_LIKELIHOOD = 0.1
 CUT_WARNING = "cut by the frame"
 UPSIDE_DOWN_WARNING = "upside down"
 UNREADABLE_WARNING = "unreadable"
@@ -102,15 +108,21 @@ class Recognition:
 class Recognizer:
     """Holds the detector and classifier sessions; :meth:`recognize` is stateless and thread-safe."""
 
-    def __init__(self, models_dir: Path = MODELS_DIR, threads: int = 2, turns: int = 4, rack_prior: bool = True) -> None:
+    def __init__(self, models_dir: Path = MODELS_DIR, threads: int = 2, turns: int = 4, rack_prior: bool = True,
+                 read_numbers: bool = True) -> None:
         self.turns = turns
         self.rack_prior = rack_prior
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
+        # Waiting threads sleep instead of spinning: on a shared CPU (a web server, other work) spinning
+        # threads take the cores the other thread needs; measured here, it halves the CPU time per photo.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         providers = ["CPUExecutionProvider"]
         self._detector = ort.InferenceSession(str(models_dir / "detector.onnx"), options, providers=providers)
         self._classifier = ort.InferenceSession(str(models_dir / "classifier.onnx"), options, providers=providers)
+        reader = models_dir / NUMBER_READER
+        self._numbers = NumberReader(reader, options) if read_numbers and reader.is_file() else None
 
     @classmethod
     def default(cls) -> Recognizer:
@@ -156,10 +168,11 @@ class Recognizer:
         return np.clip(boxes[keep], 0, [width, height, width, height]), scores[keep]
 
     def read_tiles(self, pixels: np.ndarray, boxes: np.ndarray, scores: np.ndarray) -> tuple[DetectedTile, ...]:
-        """Classify each box's crop and build the tiles in reading order."""
+        """Classify each box's crop, read the numbers of tiles in rows, and build the tiles in reading order."""
         if len(boxes) == 0:
             return ()
         kinds, colours, upsides = self.classify(tile_crops(pixels, boxes))
+        numbers = self.read_numbers(pixels, boxes, kinds, upsides[:, 0])
         height, width = pixels.shape[:2]
         found = []
         none = KINDS.index("none")
@@ -167,7 +180,7 @@ class Recognizer:
             not_a_tile = int(np.argmax(kinds[index])) == none
             if not_a_tile and scores[index] < SURE_DETECTION:
                 continue
-            tile, confidence = decode_tile(kinds[index], colours[index])
+            tile, confidence, disagree = _decode(kinds[index], colours[index], numbers[index])
             confidence = round(confidence * (1 - float(kinds[index][none])), 4)
             upside_down = bool(upsides[index][0] > 0.5)
             x1, y1, x2, y2 = (int(round(float(v))) for v in boxes[index])
@@ -178,9 +191,21 @@ class Recognizer:
                 warnings.append(UPSIDE_DOWN_WARNING)
             if not_a_tile or confidence < UNREADABLE_BELOW:
                 warnings.append(UNREADABLE_WARNING)
-            found.append(DetectedTile(tile, (x1, y1, x2, y2), confidence, confidence < LOW_CONFIDENCE, upside_down,
-                                      tuple(warnings)))
+            found.append(DetectedTile(tile, (x1, y1, x2, y2), confidence, disagree or confidence < LOW_CONFIDENCE,
+                                      upside_down, tuple(warnings)))
         return tuple(found)
+
+    def read_numbers(self, pixels: np.ndarray, boxes: np.ndarray, kinds: np.ndarray, upside_down: np.ndarray) -> np.ndarray:
+        """P(number = 1…13) from the number reader for each box the classifier takes for a numbered tile
+        standing in a row (N×13; NaN rows where not read or where the crop shows no number)."""
+        numbers = np.full((len(boxes), len(NUMBERS)), np.nan)
+        if self._numbers is None:
+            return numbers
+        numbered = np.flatnonzero(np.argmax(kinds, 1) < len(NUMBERS))
+        posteriors, likelihood = self._numbers.read(pixels, boxes, numbered, upside_down)
+        readable = likelihood >= READ_LIKELIHOOD
+        numbers[readable] = posteriors[readable]
+        return numbers
 
     def classify(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Class probabilities averaged over the four quarter turns of each crop (the classifier is trained
@@ -193,6 +218,21 @@ class Recognizer:
         # Up and down swap under a half turn; a quarter turn says nothing about them.
         upside = upsides[:count] if self.turns < 3 else (upsides[:count] + 1 - upsides[2 * count : 3 * count]) / 2
         return kind, colour, upside
+
+
+def _decode(kind: np.ndarray, colour: np.ndarray, number: np.ndarray) -> tuple[str, float, bool]:
+    """The classifier's kind and colour and the number reader's P(number) (NaN: not read) → (tile,
+    confidence, whether classifier and reader disagree on the number).  Colour, false okey and joker
+    are the classifier's alone."""
+    tile, confidence = decode_tile(kind, colour)
+    if tile in ("F", "J") or not np.isfinite(number).all():
+        return tile, confidence, False
+    tile_kinds = kind[: KINDS.index("none")]
+    numbered = tile_kinds[: len(NUMBERS)]
+    value, p, disagree = fuse_number(numbered / max(float(numbered.sum()), 1e-9), number)
+    shade = int(np.argmax(colour))
+    share = float(numbered.sum() / max(float(tile_kinds.sum()), 1e-9))
+    return f"{COLOURS[shade]}{value}", round(p * share * float(colour[shade]), 4), disagree
 
 
 def _touches_frame(box: np.ndarray, width: int, height: int) -> bool:

@@ -1,0 +1,228 @@
+"""The number reader (issue 10): tight upright numeral crops along the rack's row, PP-OCR read with a
+digits-only alphabet, and its fusion with the classifier, where a disagreement is always flagged.
+
+Photos: tests/data/vision (rendered racks, seed 9101; real Rummikub photos, CC BY 4.0, see README there).
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections import defaultdict
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import Recognizer
+from vision.numerals import NUMBERS, fuse_number, number_posteriors, numeral_crops, tile_frames
+from vision.postprocess import box_iou
+from vision.recognizer import MODELS_DIR, NUMBER_READER
+
+DATA = Path(__file__).parent / "data" / "vision"
+TILE_W, TILE_H = 40.0, 56.0
+
+
+def _labels(name: str) -> dict[str, list[tuple[str, list[float]]]]:
+    found: dict[str, list[tuple[str, list[float]]]] = defaultdict(list)
+    with open(DATA / name, newline="") as handle:
+        for row in csv.DictReader(handle):
+            found[row["image"]].append((row["tile"], [float(row[k]) for k in ("x1", "y1", "x2", "y2")]))
+    return found
+
+
+RACKS, PHOTOS = _labels("racks.csv"), _labels("labels.csv")
+
+
+def _turned_row(angle: float, count: int = 7) -> tuple[np.ndarray, np.ndarray]:
+    """Axis-aligned boxes of ``count`` touching tiles in a row turned by ``angle``, and their centres."""
+    along = np.array([math.cos(angle), math.sin(angle)])
+    up = np.array([math.sin(angle), -math.cos(angle)])
+    boxes, centres = [], []
+    for i in range(count):
+        centre = np.array([300.0, 300.0]) + along * (i - count / 2) * TILE_W
+        corners = [centre + along * a * TILE_W / 2 + up * b * TILE_H / 2 for a in (-1, 1) for b in (-1, 1)]
+        xs, ys = zip(*corners)
+        boxes.append([min(xs), min(ys), max(xs), max(ys)])
+        centres.append(centre)
+    return np.array(boxes, np.float32), np.array(centres)
+
+
+@pytest.mark.parametrize("degrees", [0, 25, -40, 65, 90, 150])
+def test_tile_frames_follow_a_turned_row(degrees: float) -> None:
+    boxes, centres = _turned_row(math.radians(degrees))
+    frames = tile_frames(boxes)
+    assert np.allclose(frames[:, :2], centres, atol=0.01)
+    folded = (math.radians(degrees) + math.pi / 2) % math.pi - math.pi / 2  # a row has a direction, not a sense
+    assert all(abs(math.remainder(float(a) - folded, math.pi)) < math.radians(2) for a in frames[:, 2])
+    inner = frames[1:-1]
+    assert np.allclose(inner[:, 3], TILE_W, rtol=0.05) and np.allclose(inner[:, 4], TILE_H, rtol=0.1)
+
+
+def test_loose_tiles_and_lone_boxes_are_not_read() -> None:
+    scattered = np.array([[0, 0, 40, 56], [300, 10, 356, 50], [120, 400, 160, 456], [500, 500, 540, 556]], np.float32)
+    assert np.isnan(tile_frames(scattered)[:, 3]).all()
+    assert np.isnan(tile_frames(scattered[:2])[:, 3]).all()
+
+
+def _crop_of(image: np.ndarray, boxes: np.ndarray, turn: int) -> np.ndarray:
+    return numeral_crops(image, tile_frames(boxes), np.full(len(boxes), turn))
+
+
+@pytest.mark.parametrize("degrees", [35, 90, 180, -60])
+def test_numeral_crops_come_out_upright_on_a_turned_rack(degrees: float) -> None:
+    """The rendered rack turned by any angle gives the same upright numeral crops as the rack as shot
+    (the turn that is right: for a half turn, the crop read the other way up)."""
+    image = cv2.imread(str(DATA / "rack_tilted_dim.jpg"))
+    tiles = RACKS["rack_tilted_dim.jpg"]
+    boxes = np.array([box for _, box in tiles], np.float32)
+    reference = _crop_of(image, boxes, 0)
+    height, width = image.shape[:2]
+    side = int(math.hypot(width, height))
+    matrix = cv2.getRotationMatrix2D((width / 2, height / 2), -degrees, 1.0)
+    matrix[:, 2] += [(side - width) / 2, (side - height) / 2]
+    turned = cv2.warpAffine(image, matrix, (side, side), flags=cv2.INTER_LINEAR, borderValue=(40, 40, 40))
+    turned_boxes = []
+    a = math.radians(degrees)
+    for x1, y1, x2, y2 in boxes:
+        # The axis-aligned box of the turned tile, as the detector gives it.
+        centre = matrix @ np.array([(x1 + x2) / 2, (y1 + y2) / 2, 1.0])
+        half_w = (abs(math.cos(a)) * (x2 - x1) + abs(math.sin(a)) * (y2 - y1)) / 2
+        half_h = (abs(math.sin(a)) * (x2 - x1) + abs(math.cos(a)) * (y2 - y1)) / 2
+        turned_boxes.append([centre[0] - half_w, centre[1] - half_h, centre[0] + half_w, centre[1] + half_h])
+    turned_boxes = np.array(turned_boxes, np.float32)
+    # Turn 0 takes the row's up as (sin θ, −cos θ); the tiles' real up after the turn is (sin a, −cos a).
+    theta = float(tile_frames(turned_boxes)[1, 2])
+    upside = int(math.sin(theta) * math.sin(a) + math.cos(theta) * math.cos(a) < 0)
+    crops = _crop_of(turned, turned_boxes, upside)
+    other = _crop_of(turned, turned_boxes, 1 - upside)
+    inner = slice(1, -1)  # the row's ends measure their width from one neighbour only
+    same = [np.corrcoef(a.ravel(), b.ravel())[0, 1] for a, b in zip(crops[inner], reference[inner])]
+    flipped = [np.corrcoef(a.ravel(), b.ravel())[0, 1] for a, b in zip(other[inner], reference[inner])]
+    assert np.median(same) > 0.8, same
+    assert np.median(same) > np.median(flipped) + 0.2
+
+
+def test_ctc_decoding_reads_repeated_digits_only_across_a_blank() -> None:
+    digits = np.arange(1, 11)  # class 1 + d is the digit d, class 0 the blank, class 11 another character
+
+    def frames(*symbols: int) -> np.ndarray:
+        out = np.zeros((1, len(symbols), 12))
+        out[0, np.arange(len(symbols)), symbols] = 1
+        return out
+
+    one = 2  # the class of the digit "1"
+    posterior, _ = number_posteriors(frames(0, one, 0, one, 0), digits)
+    assert NUMBERS[int(np.argmax(posterior[0]))] == 11
+    posterior, _ = number_posteriors(frames(0, one, one, 0), digits)
+    assert NUMBERS[int(np.argmax(posterior[0]))] == 1
+    posterior, likelihood = number_posteriors(frames(one, 4, 11), digits)  # "13" then a non-digit: a blank
+    assert NUMBERS[int(np.argmax(posterior[0]))] == 13 and likelihood[0] == pytest.approx(1.0)
+    _, likelihood = number_posteriors(frames(0, 11, 0), digits)
+    assert likelihood[0] == 0  # no digit at all: not a number
+
+
+def test_fusion_agreement_is_surer_and_disagreement_is_reported() -> None:
+    classifier = np.full(13, 0.02)
+    classifier[5] = 1 - 0.02 * 12  # "6", p = 0.76
+    reader_six, reader_five = np.full(13, 0.01), np.full(13, 0.01)
+    reader_six[5], reader_five[4] = 0.88, 0.88
+    assert fuse_number(classifier, reader_six)[0] == 6 and fuse_number(classifier, reader_six)[1] > 0.95
+    assert not fuse_number(classifier, reader_six)[2]
+    number, p, disagree = fuse_number(classifier, reader_five)
+    assert (number, disagree) == (5, True) and p == pytest.approx(0.88)
+    assert fuse_number(classifier, None) == (6, pytest.approx(0.76), False)
+    # The likelier under both: the classifier gives the reader's 5 almost nothing, the reader its 6 a little.
+    classifier[4], classifier[5] = 0.001, 0.779
+    reader_five[5] = 0.1
+    assert fuse_number(classifier, reader_five)[::2] == (6, True)
+
+
+needs_reader = pytest.mark.skipif(not (MODELS_DIR / NUMBER_READER).is_file(), reason="models/numerals.onnx is missing")
+
+
+@pytest.fixture(scope="module")
+def recognizer() -> Recognizer:
+    return Recognizer.default()
+
+
+@needs_reader
+@pytest.mark.parametrize("image, labels", [("rack_tilted_dim.jpg", RACKS), ("rack_front.jpg", RACKS),
+                                           ("real_rack_6.jpg", PHOTOS), ("real_table_16.jpg", PHOTOS)])
+def test_reader_reads_the_numbers_of_tiles_in_rows(recognizer: Recognizer, image: str,
+                                                   labels: dict[str, list[tuple[str, list[float]]]]) -> None:
+    """Rendered racks and real Rummikub tiles in rows (a rack, a table): nearly every number read on the
+    labelled boxes, and a number the reader is sure of (p ≥ 0.99) is right."""
+    pixels = cv2.imread(str(DATA / image))
+    tiles = [(tile, box) for tile, box in labels[image] if tile not in ("F", "J")]
+    assert recognizer._numbers is not None
+    posteriors, likelihood = recognizer._numbers.read(pixels, np.array([box for _, box in tiles], np.float32))
+    read = [(tile, NUMBERS[int(np.argmax(p))], float(p.max())) for (tile, _), p in zip(tiles, posteriors)
+            if np.isfinite(p).all()]
+    right = sum(str(number) == tile[1:] for tile, number, _ in read)
+    assert len(read) >= 0.8 * len(tiles) and right >= 0.8 * len(read), read
+    assert all(str(number) == tile[1:] for tile, number, p in read if p >= 0.99), read
+
+
+class _ContraryRecognizer(Recognizer):
+    """Its number reader reads every numbered tile as one more than the classifier's number, ``sure`` of it."""
+
+    def __init__(self, sure: float) -> None:
+        super().__init__(read_numbers=False)
+        self.sure = sure
+
+    def read_numbers(self, pixels: np.ndarray, boxes: np.ndarray, kinds: np.ndarray, upside_down: np.ndarray) -> np.ndarray:
+        numbers = np.full((len(boxes), 13), (1 - self.sure) / 12)
+        numbers[np.arange(len(boxes)), (np.argmax(kinds[:, :13], 1) + 1) % 13] = self.sure
+        return numbers
+
+
+@pytest.mark.parametrize("sure", [0.999, 0.7])
+def test_a_disagreement_between_classifier_and_reader_is_flagged(sure: float) -> None:
+    """Whichever reading wins (the likelier under both), a tile whose two readings disagree is never
+    reported as sure; colour, false okeys and boxes stay the classifier's."""
+    before = Recognizer(read_numbers=False).recognize(DATA / "rack_front.jpg")
+    after = _ContraryRecognizer(sure).recognize(DATA / "rack_front.jpg")
+    assert [t.box for t in after.tiles] == [t.box for t in before.tiles]
+    took_reader = 0
+    for old, new in zip(before.tiles, after.tiles):
+        if old.tile in ("F", "J"):
+            assert new == old
+            continue
+        assert new.low_confidence and new.tile[0] == old.tile[0], (old, new)
+        number = int(old.tile[1:])
+        assert int(new.tile[1:]) in (number, number % 13 + 1), (old, new)
+        took_reader += int(new.tile[1:]) != number
+    numbered = sum(t.tile not in ("F", "J") for t in before.tiles)
+    assert took_reader >= numbered // 2 if sure > 0.99 else took_reader < numbered
+    assert any("low confidence" in w for w in after.warnings)
+
+
+def test_an_unsure_reader_changes_nothing() -> None:
+    before = Recognizer(read_numbers=False).recognize(DATA / "rack_front.jpg")
+    after = _ContraryRecognizer(0.3).recognize(DATA / "rack_front.jpg")
+    assert after.tiles == before.tiles
+
+
+@needs_reader
+def test_reader_confirms_the_rendered_rack(recognizer: Recognizer) -> None:
+    """On the rendered dim rack the reader agrees with the classifier: fewer right tiles flagged than
+    without it, and no tile read right without it is read wrong with it."""
+    truth = RACKS["rack_tilted_dim.jpg"]
+    plain = Recognizer(read_numbers=False).recognize(DATA / "rack_tilted_dim.jpg")
+    fused = recognizer.recognize(DATA / "rack_tilted_dim.jpg")
+
+    def right_and_flagged(result: object) -> tuple[set[int], int]:
+        right, flagged = set(), 0
+        for index, (tile, box) in enumerate(truth):
+            hits = [t for t in result.tiles if box_iou(np.array(box, np.float32), np.array([t.box], np.float32))[0] >= 0.5]  # type: ignore[attr-defined]
+            if hits and hits[0].tile == tile:
+                right.add(index)
+                flagged += hits[0].low_confidence
+        return right, flagged
+
+    right_before, flagged_before = right_and_flagged(plain)
+    right_after, flagged_after = right_and_flagged(fused)
+    assert right_before <= right_after
+    assert flagged_after < flagged_before

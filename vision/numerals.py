@@ -1,0 +1,280 @@
+"""The number reader: each rack tile's numeral, cropped tight and upright, read by a text recogniser.
+
+The square crop the classifier reads takes in both neighbours of a tile standing in a rack, and its
+commonest misreads are numbers (6→5, 1→7, 2→12, 13→11).  This stage crops only the numeral region of
+each tile, upright along the rack's row, as wide as the tile measured along the row (the spacing of
+touching neighbours), and reads it with PP-OCR's text recogniser (``models/numerals.onnx``), its
+alphabet restricted to digits.  A row's direction leaves the tile's up and down open: the classifier's
+up/down decides, or where it cannot, both ways are read and the likelier kept.
+
+Pure geometry (``tile_frames``, ``numeral_crops``) and decoding (``number_posteriors``) are functions;
+:class:`NumberReader` only holds the ONNX session.
+
+>>> boxes = np.array([[0, 0, 20, 28], [20, 0, 40, 28], [40, 0, 60, 28], [60, 0, 80, 28]], np.float32)
+>>> frames = tile_frames(boxes)
+>>> [round(float(v), 2) for v in frames[1]]
+[30.0, 14.0, 0.0, 20.0, 28.0]
+>>> numeral_crops(np.zeros((40, 90, 3), np.uint8), frames, np.zeros(4, int)).shape
+(4, 3, 48, 48)
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import cv2
+import numpy as np
+import onnxruntime as ort  # type: ignore[import-untyped]
+
+__all__ = ["NUMBERS", "READ_HEIGHT", "READ_WIDTH", "tile_frames", "numeral_crops", "number_posteriors", "fuse_number",
+           "NumberReader"]
+
+NUMBERS = tuple(range(1, 14))
+READ_HEIGHT = 48
+"""PP-OCRv4's recogniser reads text lines 48 px tall."""
+READ_WIDTH = 48
+# The numeral's share of a tile face, from its top (real sets and the renderer: a large number in the
+# upper half, the symbol below it), and of its width (less than the face, so neighbours stay out).
+NUMERAL_TOP, NUMERAL_BOTTOM = -0.04, 0.64
+NUMERAL_WIDTH = 0.96
+# Two boxes are neighbours in a row when one lies along the row's direction from the other (within 12°), at most
+# this many times their short side apart (touching tiles: about once; a rack with gaps: up to 1.7).
+_ROW_REACH = 1.8
+_ROW_SLACK = math.radians(12)
+# The classifier's up/down says which way a tile in a row stands, unless the row runs within 25° of
+# the photo's vertical (a quarter-turned rack) or it is less sure than 0.5 ± 0.3.
+_UPRIGHT_ROWS = math.radians(65)
+_SURE_UPSIDE = 0.3
+READER_SURE = 0.6
+"""Below this probability of its likeliest number the reader neither confirms nor contradicts the classifier."""
+
+
+def _row_direction(centres: np.ndarray, reach: float) -> float | None:
+    """The rows' direction (radians, −π/2…π/2): the commonest direction between centres at most ``reach``
+    apart (a row of n tiles gives n − 1 neighbours and more pairs further along, all one way; the pairs
+    across two rows or between loose tiles scatter), refined as the mean of the pairs within 6° of it.
+    None when fewer than 3 boxes."""
+    if len(centres) < 3:
+        return None
+    offsets = centres[None] - centres[:, None]
+    distance = np.linalg.norm(offsets, axis=2)
+    near = np.triu(distance <= reach, 1)
+    if not near.any():
+        return None
+    doubled = 2 * np.arctan2(offsets[..., 1][near], offsets[..., 0][near])
+    votes = np.exp(1j * doubled)
+    bins = np.round((doubled % (2 * math.pi)) / math.radians(6)).astype(int) % 60
+    peak = int(np.argmax(np.bincount(bins, minlength=60) + np.roll(np.bincount(bins, minlength=60), 1)
+                         + np.roll(np.bincount(bins, minlength=60), -1)))
+    around = np.abs(np.angle(votes * np.exp(-1j * peak * math.radians(6)))) <= math.radians(12)
+    return float(np.angle(votes[around].mean()) / 2)
+
+
+def _chains(links: np.ndarray) -> np.ndarray:
+    """The size of each node's connected component in the symmetric boolean adjacency ``links``."""
+    label = np.arange(len(links))
+    for _ in range(len(links)):
+        spread = np.where(links, label[None, :], len(links)).min(1)
+        new = np.minimum(label, spread)
+        if np.array_equal(new, label):
+            break
+        label = new
+    return np.bincount(label, minlength=len(links))[label]
+
+
+def tile_frames(boxes: np.ndarray) -> np.ndarray:
+    """Each box's tile as (cx, cy, angle, width, height): ``angle`` is the row's direction; the width is
+    measured along the row (the distance to a touching neighbour) and the height across it, both
+    solved from the axis-aligned box.  A box is in a row when neighbours along that direction link it
+    to at least two others (or one, where the photo has a row of four); the others (loose tiles,
+    fewer than 3 boxes) get NaN width and are left to the classifier.
+    """
+    frames = np.full((len(boxes), 5), np.nan, np.float32)
+    if len(boxes) == 0:
+        return frames
+    centres = np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], 1)
+    frames[:, :2] = centres
+    box_w, box_h = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
+    short = np.minimum(box_w, box_h)
+    angle = _row_direction(centres, 3.5 * float(np.median(short)))
+    if angle is None:
+        return frames
+    frames[:, 2] = angle
+    along = np.array([math.cos(angle), math.sin(angle)], np.float32)
+    offsets = centres[None] - centres[:, None]  # [i, j] = centre j − centre i
+    distance = np.linalg.norm(offsets, axis=2)
+    np.fill_diagonal(distance, np.inf)
+    cosine = np.abs(offsets @ along) / np.maximum(distance, 1e-9)
+    reach = _ROW_REACH * np.minimum(short[:, None], short[None, :])
+    links = (cosine >= math.cos(_ROW_SLACK)) & (distance <= reach)
+    chain = _chains(links)
+    # Three in line make a row; once a photo shows a row of four, a pair along it is a group on the rack.
+    in_row = chain >= (2 if chain.max() >= 4 else 3)
+    if not in_row.any():
+        return frames
+    spacing = np.where(links, distance, np.inf).min(1)
+    typical = float(np.median(spacing[in_row]))
+    c, s = abs(math.cos(angle)), abs(math.sin(angle))
+    # A tile wider than its own box along the row is not a touching neighbour's spacing: use the box.
+    width = np.minimum(np.minimum(spacing, typical * 1.15), np.where(c >= s, box_w, box_h))
+    # The tile's extent across the row: box width = w·c + h·s, box height = w·s + h·c.
+    height = box_w * s + box_h * c - 2 * width * c * s
+    frames[in_row, 3] = width[in_row]
+    frames[in_row, 4] = np.maximum(height[in_row], width[in_row])
+    return frames
+
+
+def numeral_crops(image: np.ndarray, frames: np.ndarray, turns: np.ndarray) -> np.ndarray:
+    """For each frame, a READ_HEIGHT×READ_WIDTH crop of the numeral region, the tile standing as the row
+    says (turn 0) or turned half way round (turn 1), normalised as PP-OCR expects: N×3×48×W ``float32``.
+    A frame with NaN width gives a grey crop."""
+    crops = np.full((len(frames), READ_HEIGHT, READ_WIDTH, 3), 128, np.uint8)
+    for index, ((cx, cy, angle, width, height), turn) in enumerate(zip(frames, turns)):
+        if not np.isfinite(width):
+            continue
+        region_h = (NUMERAL_BOTTOM - NUMERAL_TOP) * height
+        region_w = NUMERAL_WIDTH * width
+        scale = READ_HEIGHT / region_h
+        out_w = min(READ_WIDTH, max(8, int(round(region_w * scale))))
+        theta = angle + math.pi * int(turn)
+        along = np.array([math.cos(theta), math.sin(theta)])
+        up = np.array([math.sin(theta), -math.cos(theta)])
+        top_centre = np.array([cx, cy]) + up * (height / 2 - NUMERAL_TOP * height)
+        origin = top_centre - along * region_w / 2
+        source = np.array([origin, origin + along * region_w, origin - up * region_h], np.float32)
+        target = np.array([[0, 0], [out_w, 0], [0, READ_HEIGHT]], np.float32)
+        matrix = cv2.getAffineTransform(source, target)
+        patch = cv2.warpAffine(image, matrix, (out_w, READ_HEIGHT), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        left = (READ_WIDTH - out_w) // 2
+        crops[index, :, left : left + out_w] = patch
+    rgb = crops[..., ::-1].astype(np.float32)
+    return np.ascontiguousarray(np.moveaxis(rgb / 127.5 - 1.0, -1, 1))
+
+
+def _extended_labels() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """CTC's blank-interleaved labels of "1" … "13" (class 0 blank, 1 + d the digit d), padded to 5
+    states; which states may be entered by skipping a blank; the index of each label's last state."""
+    states = np.zeros((len(NUMBERS), 5), np.int64)
+    skip = np.zeros((len(NUMBERS), 5), bool)
+    last = np.zeros(len(NUMBERS), np.int64)
+    for row, number in enumerate(NUMBERS):
+        extended = [0]
+        for digit in str(number):
+            extended += [1 + int(digit), 0]
+        states[row, : len(extended)] = extended
+        for s in range(2, len(extended)):
+            skip[row, s] = extended[s] != 0 and extended[s] != extended[s - 2]
+        last[row] = len(extended) - 1
+    return states, skip, last
+
+
+_STATES, _SKIP, _LAST = _extended_labels()
+
+
+def number_posteriors(probabilities: np.ndarray, digit_classes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The recogniser's per-frame softmax (N×T×C) → for each crop, P(number = 1…13 | it is one of them)
+    (N×13) and the likelihood that the crop shows one of them at all (N).
+
+    Every class that is not a digit counts as blank (a symbol or a shadow is "no digit here"), so the
+    alphabet is digits alone; the CTC forward pass gives each of the 13 numbers' likelihood, which are
+    then normalised.
+
+    >>> frames = np.zeros((1, 4, 12)); frames[0, :, 0] = 1; frames[0, 1, 0], frames[0, 1, 5] = 0, 1  # "-4--"
+    >>> posterior, likelihood = number_posteriors(frames, np.arange(1, 11))
+    >>> int(np.argmax(posterior[0])) + 1, round(float(likelihood[0]), 3)
+    (4, 1.0)
+    """
+    digits = probabilities[:, :, digit_classes].astype(np.float64)
+    blank = np.clip(1.0 - digits.sum(2), 0.0, 1.0)
+    reduced = np.concatenate([blank[:, :, None], digits], 2)  # N×T×11
+    emit = reduced[:, :, _STATES]  # N×T×13×5
+    alpha = np.zeros(emit.shape[:1] + emit.shape[2:])
+    alpha[:, :, :2] = emit[:, 0, :, :2]
+    for t in range(1, emit.shape[1]):
+        moved = alpha.copy()
+        moved[:, :, 1:] += alpha[:, :, :-1]
+        moved[:, :, 2:] += np.where(_SKIP[:, 2:], alpha[:, :, :-2], 0.0)
+        alpha = moved * emit[:, t]
+    rows = np.arange(len(NUMBERS))
+    likelihoods = alpha[:, rows, _LAST] + alpha[:, rows, _LAST - 1]
+    total = likelihoods.sum(1)
+    return likelihoods / np.maximum(total, 1e-300)[:, None], total
+
+
+def fuse_number(classifier: np.ndarray, reader: np.ndarray | None) -> tuple[int, float, bool]:
+    """The classifier's P(number) and the reader's (both over 1…13, each summing to 1; ``reader`` None
+    when not read) → (number, its probability, whether the two disagree).
+
+    A reader less sure than ``READER_SURE`` has no say.  Agreeing, the two are two looks at the tile:
+    the number is wrong only if both are, so its probability is 1 − (1 − p)(1 − q).  Disagreeing, the
+    reading that is likelier under both (each one's probability of it, multiplied) is kept, and the
+    caller flags the tile for a tap: a disagreement is never resolved silently.
+
+    >>> six, five = np.full(13, 0.02), np.full(13, 0.01)
+    >>> six[5], five[4] = 0.76, 0.88
+    >>> number, p, disagree = fuse_number(six, six)
+    >>> number, round(p, 3), disagree
+    (6, 0.942, False)
+    >>> number, p, disagree = fuse_number(six, five)
+    >>> number, round(p, 3), disagree
+    (5, 0.88, True)
+    """
+    best = int(np.argmax(classifier))
+    p = float(classifier[best])
+    if reader is None or float(np.max(reader)) < READER_SURE:
+        return NUMBERS[best], p, False
+    read = int(np.argmax(reader))
+    q = float(reader[read])
+    if read == best:
+        return NUMBERS[best], 1 - (1 - p) * (1 - q), False
+    if classifier[read] * q > p * reader[best]:
+        return NUMBERS[read], q, True
+    return NUMBERS[best], p, True
+
+
+class NumberReader:
+    """Holds the recogniser's ONNX session; :meth:`read` is stateless."""
+
+    def __init__(self, model: str | Path, options: ort.SessionOptions | None = None) -> None:
+        self._session = ort.InferenceSession(str(model), options or ort.SessionOptions(), providers=["CPUExecutionProvider"])
+        alphabet = self._session.get_modelmeta().custom_metadata_map["character"].splitlines()
+        # Output class 0 is CTC's blank, class i + 1 the alphabet's i-th character.
+        self._digit_classes = np.array([alphabet.index(str(d)) + 1 for d in range(10)], np.int64)
+
+    def read(self, image: np.ndarray, boxes: np.ndarray, which: np.ndarray | None = None,
+             upside_down: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """For each box: P(number = 1…13) (N×13, NaN rows for tiles not read) and the likelihood that its
+        numeral region shows a number at all (N; 0 where not read).
+
+        Only the boxes ``which`` are read (default: all) and only those standing in a row.  The row's
+        direction leaves up and down open: ``upside_down`` (each box's P(upside down), the classifier's)
+        says which way a tile stands unless it is unsure or the row runs nearly up the photo, where
+        "upside down" means little; those tiles are read both ways and keep the likelier reading.
+        """
+        frames = tile_frames(boxes)
+        posteriors = np.full((len(boxes), len(NUMBERS)), np.nan)
+        likelihood = np.zeros(len(boxes))
+        chosen = np.arange(len(boxes)) if which is None else np.asarray(which, np.int64)
+        chosen = chosen[np.isfinite(frames[chosen, 3])]
+        if len(chosen) == 0:
+            return posteriors, likelihood
+        upside = np.full(len(boxes), 0.5) if upside_down is None else np.asarray(upside_down, np.float64)
+        known = np.abs(upside[chosen] - 0.5) >= _SURE_UPSIDE
+        if abs(float(frames[chosen[0], 2])) > _UPRIGHT_ROWS:
+            known[:] = False
+        single, both = chosen[known], chosen[~known]
+        order = np.concatenate([single, np.repeat(both, 2)])
+        turns = np.concatenate([upside[single] > 0.5, np.tile([False, True], len(both))]).astype(np.int64)
+        post, total = self._run(image, frames[order], turns)
+        posteriors[single], likelihood[single] = post[: len(single)], total[: len(single)]
+        if len(both):
+            pairs = total[len(single) :].reshape(-1, 2)
+            pick = len(single) + 2 * np.arange(len(both)) + np.argmax(pairs, 1)
+            posteriors[both], likelihood[both] = post[pick], total[pick]
+        return posteriors, likelihood
+
+    def _run(self, image: np.ndarray, frames: np.ndarray, turns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        crops = numeral_crops(image, frames, turns)
+        (probabilities,) = self._session.run(None, {self._session.get_inputs()[0].name: crops})
+        return number_posteriors(probabilities, self._digit_classes)
