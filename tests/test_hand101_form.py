@@ -52,7 +52,11 @@ def test_H6_the_form_without_javascript_shows_every_step_and_records(client: Fla
         assert f'name="rack{seat}"' in page and f'name="sum{seat}"' in page and f'name="okeys{seat}"' in page
     assert 'data-rack-part hidden' not in page and "<details" not in page
     assert '<a class="button primary" href="#hand-step-seat2"' in page, "Next is a link: without JS it scrolls"
-    assert page.index('name="rack3"') < page.index("Record the hand") < page.index('name="void"')
+    start = page.index('id="hand-form"')
+    form = page[start:page.index("</form>", start)]
+    own = [b for b in re.findall(r'<button type="submit"[^>]*>[^<]*', form) if 'form="' not in b]
+    assert len(own) == 1 and "Record the hand" in own[0], "Enter in a field (no JS) records, never voids"
+    assert 'type="submit" form="hand-void"' in form and 'id="hand-void"' in page
     response = post(client, f"/t/{table}/hand", HAND)
     assert response.status_code == 303
     assert store.get(table).hands[0].entries == (216, -202, 404, 48)

@@ -182,6 +182,7 @@ def test_a_refused_hand_reopens_the_step_with_the_problem_and_keeps_the_inputs(s
     expect(page.locator("input[name=sum1]")).to_have_value("9")
     expect(page.locator("input[name=finisher][value='0']")).to_be_checked()
     page.locator("#hand-step-seat1 .step-to-check").click()
-    page.locator("p.error[role=alert] a.step-link").click()  # the message links the step to fix
+    expect(page.locator("#verdict")).to_contain_text("Can has tiles and a typed sum")  # previewed at once
+    page.locator("p.error[role=alert] a.step-link").first.click()  # the message links the step to fix
     expect(page.locator("#hand-step-seat1")).to_be_visible()
     context.close()
