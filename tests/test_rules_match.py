@@ -240,3 +240,30 @@ def test_okey101_standings_bad_input() -> None:
         okey101_standings(4, [score], okey())  # type: ignore[arg-type]
     empty = okey101_standings(4, [], options)
     assert empty.totals == (0, 0, 0, 0) and empty.leaders == (0, 1, 2, 3) and not empty.finished
+
+
+def test_standings_json_lists_the_fields_in_order_with_the_explanations():
+    """Every game's standings and card hand scores answer the same JSON shape (``explain.result_dict``): the
+    fields in order, tuples as lists, ``explain`` texts then ``explain_detail`` dicts."""
+    import json
+
+    from companion.rules.okey_points import okey_points_standings, score_okey_points_hand
+    from companion.rules.rami import score_rami_hand
+    from companion.rules.rummikub import score_hand, standings
+
+    points = score_okey_points_hand({"indicator": "R4", "finisher": 0, "racks": ["", "R5 K7", 23, "B1"]})
+    over = okey_points_standings(4, [points] * 11, options_for("okey_points")).to_dict()
+    assert list(over) == ["players", "hands", "totals", "history", "subtotal", "hands_played", "finished",
+                          "leaders", "winners", "explain", "explain_detail"]
+    assert over["totals"] == [0, 132, 253, 11] and over["subtotal"] == [0, 120, 230, 10]
+    assert over["explain"] == ["All 11 hands are played: player 1 wins with the lowest total (O7)."]
+    assert over["explain_detail"][0]["key"] == "okey_points.match_over"
+    win = score_hand({"winner": 1, "racks": ["R5", "", "K10 J"]})
+    assert list(standings(3, [win], options_for("rummikub")).to_dict()) == [
+        "players", "hands", "totals", "history", "hands_played", "finished", "leaders", "winners", "explain",
+        "explain_detail"]
+    rami = score_rami_hand({"finisher": 0, "rami_sec": False,
+                            "players": [{"cards": ""}, {"opened": True, "cards": "2C 3D"}]}).to_dict()
+    assert list(rami) == ["players", "finisher", "rami_sec", "scores", "explain", "explain_detail", "per_seat"]
+    assert rami["per_seat"][1] == ["Player 2 keeps 2C 3D: 2 + 3 = 5."]
+    json.dumps([over, rami])

@@ -1,5 +1,5 @@
 """What the card rummies share beyond melds: the penalty sheet (M7, T7), the deal plan (M2, T1) and the
-hand record's plumbing (its fields, what each player holds, what a card left in hand costs, the JSON).
+hand record's plumbing (its fields, what each player holds, what a card left in hand costs).
 
 Standings are a pure function of the scored hands: lowest total wins; the match is a fixed number of
 hands (``hands``, 0 = no fixed number) or ends when a player passes ``elimination_at`` (0 = off).
@@ -14,9 +14,9 @@ from typing import Any, Literal, Protocol
 
 from companion.rules.cards import Card, Deck, cards_like, check_card_counts, format_cards
 from companion.rules.errors import ImpossibleHandError, InvalidDealError, InvalidHandRecordError, RulesError
-from companion.rules.explain import Explanation, details, player, texts
+from companion.rules.explain import Explanation, details, player, result_dict, seats_text, texts, they
 
-__all__ = ["CardStandings", "DealInstructions", "card_standings", "deal_instructions", "pass_deal", "seats_text"]
+__all__ = ["CardStandings", "DealInstructions", "card_standings", "deal_instructions", "pass_deal"]
 
 Direction = Literal["clockwise", "counterclockwise"]
 
@@ -29,51 +29,12 @@ class _Scored(Protocol):
     def scores(self) -> tuple[int, ...]: ...
 
 
-class _SeatScores(Protocol):
-    @property
-    def players(self) -> int: ...
-
-    @property
-    def finisher(self) -> int | None: ...
-
-    @property
-    def scores(self) -> tuple[int, ...]: ...
-
-    @property
-    def explain(self) -> tuple[Explanation, ...]: ...
-
-    @property
-    def per_seat(self) -> tuple[tuple[Explanation, ...], ...]: ...
-
-
 class _MatchOptions(Protocol):
     @property
     def hands(self) -> int: ...
 
     @property
     def elimination_at(self) -> int: ...
-
-
-def seats_text(seats: Sequence[int]) -> str:
-    """``player 2``, ``players 1 and 3``, ``players 1, 2 and 4``."""
-    names = [str(seat + 1) for seat in seats]
-    if len(names) == 1:
-        return f"player {names[0]}"
-    return "players " + ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def hand_score_dict(score: _SeatScores, **flags: bool) -> dict[str, Any]:
-    """The JSON of one hand on a penalty sheet (what batch ``score`` answers and the sheet keeps): the game's
-    ``flags`` (Rami's ``rami_sec``, Turkish Rummy's ``rummy``) after the finisher."""
-    return {
-        "players": score.players,
-        "finisher": score.finisher,
-        **flags,
-        "scores": list(score.scores),
-        "explain": texts(score.explain),
-        "explain_detail": details(score.explain),
-        "per_seat": [texts(lines) for lines in score.per_seat],
-    }
 
 
 @dataclass(frozen=True)
@@ -95,20 +56,7 @@ class CardStandings:
     explain: tuple[Explanation, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "players": self.players,
-            "totals": list(self.totals),
-            "history": [list(row) for row in self.history],
-            "hands_played": self.hands_played,
-            "hands": self.hands,
-            "elimination_at": self.elimination_at,
-            "passed": list(self.passed),
-            "finished": self.finished,
-            "leaders": list(self.leaders),
-            "winners": list(self.winners),
-            "explain": texts(self.explain),
-            "explain_detail": details(self.explain),
-        }
+        return result_dict(self)
 
 
 def card_standings(
@@ -150,10 +98,9 @@ def card_standings(
     best = min(totals)
     leaders = tuple(seat for seat in range(players) if totals[seat] == best)
     if finished:
-        verb = "wins" if len(leaders) == 1 else "win"
         lines.append(Explanation(
             f"{game}.match_winners", {"winners": list(leaders), "total": best},
-            f"{seats_text(leaders).capitalize()} {verb} with the lowest total, {best}.",
+            f"{they(leaders, 'win').capitalize()} with the lowest total, {best}.",
         ))
     return CardStandings(
         players=players,

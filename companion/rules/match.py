@@ -16,24 +16,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.rules.errors import InvalidHandRecordError, InvalidOptionError
-from companion.rules.explain import Explanation, details, player, texts
+from companion.rules.explain import Explanation, player, result_dict, seats_text, they
 from companion.rules.options import Okey101Options, OkeyOptions
 from companion.rules.scoring_101 import Okey101HandScore
 from companion.rules.scoring_okey import OkeyHandScore, team_of
 
 __all__ = ["OkeyStandings", "Okey101Standings", "LedgerEntry", "okey_standings", "okey101_standings"]
-
-
-def _seats(seats: Sequence[int]) -> str:
-    names = [str(seat + 1) for seat in seats]
-    if len(names) == 1:
-        return f"player {names[0]}"
-    return "players " + ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def _they(seats: Sequence[int], verb: str) -> str:
-    """``player 2 wins``, ``players 1 and 3 win``."""
-    return f"{_seats(seats)} {verb}s" if len(seats) == 1 else f"{_seats(seats)} {verb}"
 
 
 @dataclass(frozen=True)
@@ -60,20 +48,7 @@ class OkeyStandings:
     explain: tuple[Explanation, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "players": self.players,
-            "start_points": self.start_points,
-            "points": list(self.points),
-            "team_points": None if self.team_points is None else list(self.team_points),
-            "history": [list(row) for row in self.history],
-            "eliminated": list(self.eliminated),
-            "hands_played": self.hands_played,
-            "finished": self.finished,
-            "winners": list(self.winners),
-            "losers": list(self.losers),
-            "explain": texts(self.explain),
-            "explain_detail": details(self.explain),
-        }
+        return result_dict(self)
 
 
 def okey_standings(
@@ -116,7 +91,7 @@ def okey_standings(
         )
         leaving = options.elimination and not teams
         for unit in below:
-            name = f"the team of {_seats((unit, unit + 2))}" if teams else player(unit)
+            name = f"the team of {seats_text((unit, unit + 2))}" if teams else player(unit)
             lines.append(Explanation(
                 "okey.match_out", {"hand": number, "unit": unit, "points": points[unit], "leaves": leaving},
                 f"After hand {number} {name} has {points[unit]}{' and leaves the match' if leaving else ''}.",
@@ -165,7 +140,7 @@ def _okey_match_over(
     scored = ", ".join(f"{player(seat)} ({totals[seat]})" for seat in winners)
     return Explanation(
         "okey.match_over", {"winners": list(winners), "losers": list(losers), "totals": list(totals), "rule": rule},
-        f"The match is over: somebody is at 0 or less, and {why} (O6): {scored}; {_they(losers, 'lose')}.",
+        f"The match is over: somebody is at 0 or less, and {why} (O6): {scored}; {they(losers, 'lose')}.",
     )
 
 
@@ -246,21 +221,7 @@ class Okey101Standings:
     explain: tuple[Explanation, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "players": self.players,
-            "hands": self.hands,
-            "totals": list(self.totals),
-            "team_totals": None if self.team_totals is None else list(self.team_totals),
-            "history": [list(row) for row in self.history],
-            "ledger": [entry.to_dict() for entry in self.ledger],
-            "subtotal": None if self.subtotal is None else list(self.subtotal),
-            "hands_played": self.hands_played,
-            "finished": self.finished,
-            "leaders": list(self.leaders),
-            "winners": list(self.winners),
-            "explain": texts(self.explain),
-            "explain_detail": details(self.explain),
-        }
+        return result_dict(self)
 
 
 def okey101_standings(

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from companion.rules.errors import ImpossibleHandError, InvalidHandRecordError, InvalidOptionError
-from companion.rules.explain import Explanation, details, player, texts
+from companion.rules.explain import Explanation, player, result_dict, they
 from companion.rules.melds import Wilds
 from companion.rules.tiles import Tile, check_tile_counts, format_tiles, tile_like, tiles_like
 
@@ -83,14 +83,7 @@ class OkeyPointsHandScore:
     per_seat: tuple[tuple[Explanation, ...], ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "players": self.players,
-            "finisher": self.finisher,
-            "scores": list(self.scores),
-            "explain": texts(self.explain),
-            "explain_detail": details(self.explain),
-            "per_seat": [texts(lines) for lines in self.per_seat],
-        }
+        return result_dict(self)
 
 
 def score_okey_points_hand(hand: Mapping[str, Any], options: OkeyPointsOptions | None = None) -> OkeyPointsHandScore:
@@ -235,19 +228,7 @@ class OkeyPointsStandings:
     explain: tuple[Explanation, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "players": self.players,
-            "hands": self.hands,
-            "totals": list(self.totals),
-            "history": [list(row) for row in self.history],
-            "subtotal": None if self.subtotal is None else list(self.subtotal),
-            "hands_played": self.hands_played,
-            "finished": self.finished,
-            "leaders": list(self.leaders),
-            "winners": list(self.winners),
-            "explain": texts(self.explain),
-            "explain_detail": details(self.explain),
-        }
+        return result_dict(self)
 
 
 def okey_points_standings(
@@ -274,11 +255,9 @@ def okey_points_standings(
     finished = played == options.hands
     lines: list[Explanation] = []
     if finished:
-        names = _seats(leaders)
-        verb = "wins" if len(leaders) == 1 else "win"
         lines.append(Explanation(
             "okey_points.match_over", {"winners": list(leaders), "totals": totals, "hands": options.hands},
-            f"All {options.hands} hands are played: {names} {verb} with the lowest total (O7).",
+            f"All {options.hands} hands are played: {they(leaders, 'win')} with the lowest total (O7).",
         ))
     return OkeyPointsStandings(
         players=players,
@@ -292,10 +271,3 @@ def okey_points_standings(
         winners=leaders if finished else (),
         explain=tuple(lines),
     )
-
-
-def _seats(seats: Sequence[int]) -> str:
-    names = [str(seat + 1) for seat in seats]
-    if len(names) == 1:
-        return f"player {names[0]}"
-    return "players " + ", ".join(names[:-1]) + " and " + names[-1]

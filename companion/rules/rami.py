@@ -45,7 +45,6 @@ from companion.rules._card_sheet import (
     check_finisher_empty,
     deal_instructions,
     flag,
-    hand_score_dict,
     held_cards,
     pass_deal,
     penalty_terms,
@@ -55,7 +54,7 @@ from companion.rules._card_sheet import (
 )
 from companion.rules.cards import JOKER, Card, CardsLike, Deck, cards_like, format_cards
 from companion.rules.errors import InvalidHandRecordError, InvalidOptionError
-from companion.rules.explain import Explanation
+from companion.rules.explain import Explanation, result_dict
 
 __all__ = [
     "PLAYERS",
@@ -348,7 +347,7 @@ class RamiHandScore:
     per_seat: tuple[tuple[Explanation, ...], ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return hand_score_dict(self, rami_sec=self.rami_sec)
+        return result_dict(self)
 
 
 _FIELDS = ("finisher", "rami_sec", "players")

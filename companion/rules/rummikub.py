@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from companion.rules.errors import IllegalMeldError, ImpossibleHandError, InvalidHandRecordError, InvalidOptionError
-from companion.rules.explain import Explanation, details, player, texts
+from companion.rules.explain import Explanation, details, player, result_dict, texts, they
 from companion.rules.melds import Meld, MeldVerdict, check_laid_meld, meld_notation
 from companion.rules.rummikub_laydown import (
     GOALS,
@@ -478,25 +478,7 @@ class RummikubStandings:
     explain: tuple[Explanation, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "players": self.players,
-            "hands": self.hands,
-            "totals": list(self.totals),
-            "history": [list(row) for row in self.history],
-            "hands_played": self.hands_played,
-            "finished": self.finished,
-            "leaders": list(self.leaders),
-            "winners": list(self.winners),
-            "explain": texts(self.explain),
-            "explain_detail": details(self.explain),
-        }
-
-
-def _seats(seats: Sequence[int]) -> str:
-    names = [str(seat + 1) for seat in seats]
-    if len(names) == 1:
-        return f"player {names[0]} wins"
-    return "players " + ", ".join(names[:-1]) + " and " + names[-1] + " win"
+        return result_dict(self)
 
 
 def standings(players: int, hands: Sequence[RummikubHandScore], options: RummikubOptions | None = None) -> RummikubStandings:
@@ -525,8 +507,8 @@ def standings(players: int, hands: Sequence[RummikubHandScore], options: Rummiku
     if finished:
         lines.append(Explanation(
             "rummikub.match_over", {"winners": list(leaders), "totals": totals, "hands": options.hands},
-            f"All {options.hands} hands are played: {_seats(leaders)} with the highest total (+{best})."
-            if best > 0 else f"All {options.hands} hands are played: {_seats(leaders)} with the highest total ({best}).",
+            f"All {options.hands} hands are played: {they(leaders, 'win')} with the highest total (+{best})."
+            if best > 0 else f"All {options.hands} hands are played: {they(leaders, 'win')} with the highest total ({best}).",
         ))
     return RummikubStandings(
         players=players,
@@ -539,4 +521,3 @@ def standings(players: int, hands: Sequence[RummikubHandScore], options: Rummiku
         winners=leaders if finished else (),
         explain=tuple(lines),
     )
-

@@ -36,7 +36,6 @@ from companion.rules._card_sheet import (
     check_finisher_empty,
     deal_instructions,
     flag,
-    hand_score_dict,
     held_cards,
     pass_deal,
     penalty_terms,
@@ -46,7 +45,7 @@ from companion.rules._card_sheet import (
 )
 from companion.rules.cards import JOKER, Card, CardsLike, Deck, cards_like, format_cards
 from companion.rules.errors import InvalidHandRecordError, InvalidOptionError
-from companion.rules.explain import Explanation
+from companion.rules.explain import Explanation, result_dict
 from companion.rules.rami import GoingOut, JokerSwap, RamiOpening, going_out, joker_cards
 
 __all__ = [
@@ -212,7 +211,7 @@ class TurkishHandScore:
     per_seat: tuple[tuple[Explanation, ...], ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return hand_score_dict(self, rummy=self.rummy)
+        return result_dict(self)
 
 
 _FIELDS = ("finisher", "rummy", "players")
