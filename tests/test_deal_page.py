@@ -193,3 +193,19 @@ def test_O3_the_api_replaces_the_indicator_and_the_event_says_which(store: Table
     store.record(table, {"type": "indicator", "tile": "R5", "replaces": "K1"})
     assert store.events(table)[-1].payload["replaces"] == "R4", "the server says what was replaced"
     assert store.get(table).deal.okey.code == "R6"
+
+
+def test_O2_3_a_false_okey_really_turned_up_rolls_the_second_die_again_from_the_replacement(
+    client: FlaskClient, store: TableStore
+) -> None:
+    table = _table(client, store)
+    replace_section = client.get(f"/t/{table}/deal").text.split('class="replace-indicator"')[1]
+    assert "Roll the second die again" in replace_section
+    post(client, f"/t/{table}/deal/reroll", {"die": "4"})
+    deal = store.get(table).deal
+    assert deal.indicator is None and deal.plan.indicator_from_bottom == 4
+    assert "Tap the tile turned face up" in client.get(f"/t/{table}/deal").text
+    store.record(table, {"type": "indicator", "tile": "R4"})
+    store.record(table, {"type": "gosterme", "player": 0})
+    after_gosterme = client.get(f"/t/{table}/deal").text.split('class="replace-indicator"')[1]
+    assert "Roll the second die again" not in after_gosterme, "the gösterme was of this indicator's twin"
