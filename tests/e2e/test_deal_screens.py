@@ -99,6 +99,7 @@ def test_O2_the_deal_drawing_is_big_and_every_takers_label_is_whole_and_clear(
         page.goto(f"{server['url']}/t/{table}/deal")
         drawn = page.evaluate(MEASURE)
         assert drawn["svg"][2] - drawn["svg"][0] >= 560, (name, drawn["svg"])
+        assert drawn["svg"][3] <= height, (name, "the whole drawing on the first screen, the steps beside it")
         assert drawn["sideways"] <= 0, name
         assert drawn["letters"] and min(letter["font"] for letter in drawn["letters"]) >= 16, name
         assert min(seat["font"] for seat in drawn["seats"]) >= 16, name
