@@ -194,7 +194,6 @@
     var finisher = chosen ? chosen.value : null;
     form.querySelectorAll("[data-step][data-seat]").forEach(function (step) {
       var done = finisher === step.dataset.seat;
-      step.classList.toggle("is-finisher", done);
       step.querySelectorAll("[data-finished-note]").forEach(function (note) { note.hidden = !done; });
       var rack = step.querySelector("[data-rack-part]");
       rack.hidden = done;
