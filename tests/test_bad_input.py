@@ -15,6 +15,7 @@ import pytest
 
 from companion.cli import answer
 from companion.cli import main as cli_main
+from companion.rules.registry import find_game
 
 
 def test_meld_with_several_melds_answers_top_level_valid_and_value():
@@ -136,6 +137,78 @@ def test_events_numbers_have_sane_bounds(client):
     assert client.get(f"/api/tables/{table_id}/export.csv").status_code == 200
     response = _post(client, table_id, {"type": "reroll", "die": 10**300})
     assert response.status_code == 422
+
+
+GOOD_HANDS = {
+    "okey_points": {"indicator": "R4", "finisher": 0, "racks": ["", "R5 K7", 23, "B1"]},
+    "rami40": {"finisher": 0, "players": [{"cards": ""}, {"opened": True, "cards": "2C 3D"},
+                                          {"opened": False, "cards": "KH"}, {"opened": True, "cards": 12}]},
+    "rami51": {"finisher": None, "players": [{"opened": True, "cards": "2C"}, {"opened": True, "cards": "3D"},
+                                             {"opened": True, "cards": "4H"}, {"opened": True, "cards": "5S"}]},
+    "turkish": {"finisher": 1, "rummy": True, "players": [{"cards": "AS *"}, {"cards": ""}, {"cards": "2C"},
+                                                          {"cards": ["3D", "4D"]}]},
+    "thai": {"knocker": 0, "knock_card": "5H", "dark": False, "fed_by": None, "players": [
+        {"laid": "QS KS AS 6H 7H 8H", "hand": ""}, {"laid": "", "hand": "KH"}, {"laid": "2D 3D 4D", "hand": "9C"},
+        {"laid": "", "hand": "JC"}]},
+}
+"""A valid hand of each game that declares its hand record (four players), spoiled below one field at a time."""
+
+
+def _spoiled(game: str, path: tuple, value: object) -> dict:
+    hand = json.loads(json.dumps(GOOD_HANDS[game]))
+    target = hand
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return hand
+
+
+@pytest.mark.parametrize("game, path, value, said", [
+    ("okey_points", ("note",), "x", "unknown field 'note' in hand in the okey_points_hand event"),
+    ("okey_points", ("racks", 1), _nested(50), "hand.racks[1] {'x': {'x'"),
+    ("okey_points", ("racks",), ["R1"] * 5000, "hand.racks ['R1', 'R1'"),
+    ("okey_points", ("indicator",), "R4" * 5000, "hand.indicator 'R4R4"),
+    ("rami40", ("players", 1, "cards"), ["2C"] * 5000, "hand.players[1].cards ['2C', '2C'"),
+    ("rami40", ("players", 1, "colour"), "red", "unknown field 'colour' in hand.players[1] in the rami40_hand event"),
+    ("rami40", ("players",), [{"cards": ""}] * 100, "hand.players [{'cards': ''}"),
+    ("rami51", ("rami_sec",), _nested(50), "hand.rami_sec {'x'"),
+    ("turkish", ("players", 0, "cards"), "AS " * 5000, "hand.players[0].cards 'AS AS"),
+    ("turkish", ("players", 2), [[["2C"]]], "hand.players[2] [[['2C']]]"),
+    ("thai", ("players", 1, "hand"), _nested(900), "hand.players[1].hand {'x'"),
+    ("thai", ("players", 0, "laid"), [["QS"]], "hand.players[0].laid[0] ['QS']"),
+    ("thai", ("players", 0, "layoff_discards"), 10**300, "hand.players[0].layoff_discards 1000"),
+    ("thai", ("knock_card",), ["5H"] * 5000, "hand.knock_card ['5H'"),
+    ("thai", ("winner",), 0, "unknown field 'winner' in hand in the thai_hand event"),
+])
+def test_events_a_huge_or_deep_hand_is_refused_naming_the_field(client, game, path, value, said):
+    """Every game's hand record has its declared shape (``hand_fields``), checked before anything is stored, in
+    the hand event and in an amend: the message names the field, shows the value cut short, and says what fits
+    there (one value, an object, a list of at most so many) — not only that the record is too deep somewhere."""
+    table_id = _table(client, game)
+    before = _log(client, table_id)
+    spec = find_game(game)
+    response = _post(client, table_id, {"type": spec.hand_event, "hand": _spoiled(game, path, value)})
+    assert response.status_code == 422, response.json
+    error = response.json["error"]
+    assert said in error and len(error) < 400, error
+    assert "nested too deeply" not in error
+    assert _log(client, table_id) == before, "nothing recorded"
+    assert _post(client, table_id, {"type": spec.hand_event, "hand": GOOD_HANDS[game]}).status_code == 201
+    recorded = _log(client, table_id)
+    response = _post(client, table_id, {"type": "amend", "hand": 1, "record": _spoiled(game, path, value)})
+    same_place = said.split(" in the ")[0].replace("hand.", "record.", 1).replace(" in hand", " in record")
+    assert response.status_code == 422, response.json
+    assert same_place in response.json["error"] and "in the amend event" in response.json["error"], response.json
+    assert _log(client, table_id) == recorded, "nothing recorded"
+
+
+def test_events_a_long_card_list_is_the_engines_to_judge():
+    """A card list longer than the generic 60 items is within the card game's own bound (the cards a deck
+    holds), so the engine answers in the game's words: here, that two decks hold only two 2C."""
+    from companion.rules.games.rami import RAMI_HAND_SCHEMA
+    from companion.rules.schema import check_record
+
+    check_record(_spoiled("rami40", ("players", 1, "cards"), ["2C"] * 70), RAMI_HAND_SCHEMA, "the rami40 hand")
 
 
 # -- odd types are 4xx, never 500 ------------------------------------------------------------------------

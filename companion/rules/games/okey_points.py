@@ -16,8 +16,17 @@ from companion.rules.okey_points import (
 )
 from companion.rules.registry import GameSpec, Templates, register
 from companion.rules.round import HandResult, TableView
+from companion.rules.schema import Field, Schema
 
-__all__ = ["SPEC"]
+__all__ = ["SPEC", "OKEY_POINTS_HAND_SCHEMA"]
+
+OKEY_POINTS_HAND_SCHEMA: Schema = {
+    "indicator": Field(max_length=8),
+    "finisher": Field(),
+    "racks": Field("list", items=Field("tiles")),
+}
+"""The hand record ``{"indicator": "R4", "finisher": 0 | null, "racks": ["", "R5 K7", 23, …]}`` (O7): its fields,
+types and bounds; the engine judges the values (four racks, tiles or a typed sum)."""
 
 
 def _record_hand(table: TableView, hand: dict[str, Any]) -> HandResult:
@@ -42,5 +51,6 @@ SPEC = register(GameSpec(
     templates=Templates(hand="okey_points_hand.html", form="okey_points.hand", actions="games/okey_points_actions.html"),
     events=DEAL_EVENTS,
     deal_tiles=21,
+    hand_fields=OKEY_POINTS_HAND_SCHEMA,
     ops=DEAL_OPS,
 ))

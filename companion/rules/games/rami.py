@@ -22,8 +22,17 @@ from companion.rules.rami import (
     score_rami_hand,
 )
 from companion.rules.registry import GameSpec, Templates, register
+from companion.rules.schema import Field, Schema
 
-__all__ = ["RAMI40", "RAMI51"]
+__all__ = ["RAMI40", "RAMI51", "RAMI_HAND_SCHEMA"]
+
+RAMI_HAND_SCHEMA: Schema = {
+    "finisher": Field(),
+    "rami_sec": Field(),
+    "players": Field("list", items=Field("object", fields={"opened": Field(), "cards": Field("tiles", max_items=160)})),
+}
+"""The hand record ``{"finisher": 0 | null, "rami_sec": false, "players": [{"opened": true, "cards": "2C 3D"}, …]}``
+(M6, M7): its fields, types and bounds (no hand holds more cards than 3 decks and 4 jokers)."""
 
 
 def _joker(meld: Any, cards: Any, *, opened: bool, options: Any) -> Any:
@@ -48,6 +57,7 @@ RAMI40 = register(GameSpec(
     picker="cards",
     pass_deal=rami_pass_deal,
     templates=TEMPLATES,
+    hand_fields=RAMI_HAND_SCHEMA,
     ops=OPS,
 ))
 
@@ -64,5 +74,6 @@ RAMI51 = register(GameSpec(
     picker="cards",
     pass_deal=rami_pass_deal,
     templates=TEMPLATES,
+    hand_fields=RAMI_HAND_SCHEMA,
     ops=OPS,
 ))

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.rules.registry import GameSpec, Templates, register, request_field
+from companion.rules.schema import Field, Schema
 from companion.rules.thai import (
     THAI_PROFILES,
     ThaiHandScore,
@@ -20,7 +21,22 @@ from companion.rules.thai import (
     thai_standings,
 )
 
-__all__ = ["SPEC", "op_meld", "op_check", "op_pickup"]
+__all__ = ["SPEC", "THAI_HAND_SCHEMA", "op_meld", "op_check", "op_pickup"]
+
+THAI_HAND_SCHEMA: Schema = {
+    "knocker": Field(),
+    "knock_card": Field(max_length=20),
+    "dark": Field(),
+    "fed_by": Field(),
+    "players": Field("list", items=Field("object", fields={
+        "born": Field(), "laid": Field("tiles", max_items=52), "hand": Field("tiles", max_items=52),
+        "layoff_discards": Field(),
+    })),
+    "first_card": Field(max_length=20),
+    "first_card_by": Field(),
+}
+"""The hand record (D5, D6; see :func:`companion.rules.thai.score_thai_hand`): its fields, types and bounds (one
+deck: no player lays or holds more than 52 cards)."""
 
 
 def _cards(request: Mapping[str, Any]) -> Any:
@@ -77,5 +93,6 @@ SPEC = register(GameSpec(
     picker="cards",
     templates=Templates(hand="thai_hand.html", form="thai.hand", actions="games/thai_actions.html",
                         status="games/thai_status.html"),
+    hand_fields=THAI_HAND_SCHEMA,
     ops={"meld": op_meld, "check": op_check, "pickup": op_pickup},
 ))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from companion.rules.games._cards import card_ops
 from companion.rules.registry import GameSpec, Templates, register
+from companion.rules.schema import Field, Schema
 from companion.rules.turkish import (
     PLAYERS,
     PROFILES,
@@ -19,7 +20,15 @@ from companion.rules.turkish import (
     turkish_standings,
 )
 
-__all__ = ["SPEC"]
+__all__ = ["SPEC", "TURKISH_HAND_SCHEMA"]
+
+TURKISH_HAND_SCHEMA: Schema = {
+    "finisher": Field(),
+    "rummy": Field(),
+    "players": Field("list", items=Field("object", fields={"cards": Field("tiles", max_items=106)})),
+}
+"""The hand record ``{"finisher": 0, "rummy": false, "players": [{"cards": ""}, {"cards": "2C 3D"}, …]}`` (T6, T7):
+its fields, types and bounds (no hand holds more cards than the 106 of the deck)."""
 
 SPEC = register(GameSpec(
     id="turkish",
@@ -34,6 +43,7 @@ SPEC = register(GameSpec(
     picker="cards",
     pass_deal=turkish_pass_deal,
     templates=Templates(hand="turkish_hand.html", form="cards.hand", actions="games/cards_actions.html", tools="games/cards_tools.html"),
+    hand_fields=TURKISH_HAND_SCHEMA,
     ops=card_ops(meld=check_turkish_meld, opening=best_turkish_opening, going_out=turkish_going_out,
                  joker=turkish_joker_swap, deal=turkish_deal),
 ))
