@@ -193,6 +193,8 @@ def test_O3_the_api_replaces_the_indicator_and_the_event_says_which(store: Table
     store.record(table, {"type": "indicator", "tile": "R5", "replaces": "K1"})
     assert store.events(table)[-1].payload["replaces"] == "R4", "the server says what was replaced"
     assert store.get(table).deal.okey.code == "R6"
+    store.record(table, {"type": "indicator", "tile": "r5"})
+    assert "replaces" not in store.events(table)[-1].payload, "the same tile again replaces nothing"
 
 
 def test_O2_3_a_false_okey_really_turned_up_rolls_the_second_die_again_from_the_replacement(

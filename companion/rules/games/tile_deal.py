@@ -56,8 +56,9 @@ def _on_reroll(table: TableView, event: Mapping[str, Any]) -> Deal:
 def _prepare_indicator(table: TableView, event: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """A second indicator this hand replaces a mistyped one: the event keeps which, for the history."""
     event.pop("replaces", None)
-    if table.deal.indicator is not None:
-        event["replaces"] = table.deal.indicator.code
+    old = table.deal.indicator
+    if old is not None and str(event.get("tile", "")).strip().upper() != old.code:
+        event["replaces"] = old.code
     return event
 
 
