@@ -147,7 +147,7 @@ def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool, thres
             if _number(want) != _number(got):
                 number_confusions[(_number(want), _number(got))] += 1
             if verbose and want != got:
-                print(f"  {sample.path.name[:24]}: {want} read as {got} ({found[f][2]:.2f})")
+                print(f"  {sample.path.name[:24]}: {want} read as {got} ({found[f][2]:.2f}, {'flagged' if flagged else 'SURE'})")
         if verbose and (len(pairs) < len(sample.tiles) or len(found) > len(pairs)):
             print(f"  {sample.path.name[:24]}: {len(sample.tiles) - len(pairs)} missed, {len(found) - len(pairs)} extra")
     print(f"photos: {len(samples)}, tiles: {truths}")
