@@ -44,36 +44,26 @@ OPS = card_ops(meld=lambda cards, options: check_rami_meld(cards), opening=best_
 
 TEMPLATES = Templates(hand="rami_hand.html", form="cards.hand", actions="games/cards_actions.html", tools="games/cards_tools.html")
 
-RAMI40 = register(GameSpec(
-    id="rami40",
-    title="Rami 40",
-    aliases=("rami", "rami 40", "rami-40", "rami_40"),
-    players=PLAYERS,
-    options=RamiOptions,
-    profiles=PROFILES,
-    score_hand=score_rami_hand,
-    standings=rami_standings,
-    sheet="penalty",
-    picker="cards",
-    pass_deal=rami_pass_deal,
-    templates=TEMPLATES,
-    hand_fields=RAMI_HAND_SCHEMA,
-    ops=OPS,
-))
 
-RAMI51 = register(GameSpec(
-    id="rami51",
-    title="Rami 51",
-    aliases=("rami 51", "rami-51", "rami_51"),
-    players=PLAYERS,
-    options=Rami51Options,
-    profiles=PROFILES,
-    score_hand=score_rami_hand,
-    standings=rami_standings,
-    sheet="penalty",
-    picker="cards",
-    pass_deal=rami_pass_deal,
-    templates=TEMPLATES,
-    hand_fields=RAMI_HAND_SCHEMA,
-    ops=OPS,
-))
+def _register(game_id: str, title: str, aliases: tuple[str, ...], options: type[RamiOptions]) -> GameSpec:
+    """One of the two entries: everything but the names and the opening minimum (the options class) is shared."""
+    return register(GameSpec(
+        id=game_id,
+        title=title,
+        aliases=aliases,
+        players=PLAYERS,
+        options=options,
+        profiles=PROFILES,
+        score_hand=score_rami_hand,
+        standings=rami_standings,
+        sheet="penalty",
+        picker="cards",
+        pass_deal=rami_pass_deal,
+        templates=TEMPLATES,
+        hand_fields=RAMI_HAND_SCHEMA,
+        ops=OPS,
+    ))
+
+
+RAMI40 = _register("rami40", "Rami 40", ("rami", "rami 40", "rami-40", "rami_40"), RamiOptions)
+RAMI51 = _register("rami51", "Rami 51", ("rami 51", "rami-51", "rami_51"), Rami51Options)
