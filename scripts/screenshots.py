@@ -18,7 +18,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from e2e.live import LAPTOP, PHONE, chromium, live_server  # noqa: E402
+from e2e.live import HIDE_HOST_CAMERA, LAPTOP, PHONE, chromium, live_server  # noqa: E402
 
 from companion.store import TableStore  # noqa: E402
 
@@ -27,11 +27,6 @@ PHOTO = ROOT / "tests" / "data" / "vision" / "real_table_16.jpg"  # CC BY 4.0, s
 """A real photo of tiles ("rummikub-nvypk" by jonasbuehler, Roboflow Universe, CC BY 4.0); skipped if absent."""
 VIEWPORTS = {"phone": PHONE, "laptop": LAPTOP}
 TV = {"width": 1920, "height": 1080}
-HIDE_HOST_CAMERA = """document.addEventListener("DOMContentLoaded", () => {
-  const style = document.createElement("style");
-  style.textContent = "[data-host-camera] { display: none !important; }";
-  document.head.append(style);
-});"""
 
 
 def fill_tables(database: Path) -> tuple[str, str, str]:

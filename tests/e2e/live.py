@@ -22,6 +22,12 @@ CHROMIUM_ARGS = [
 ]
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 900}
+HIDE_HOST_CAMERA = """document.addEventListener("DOMContentLoaded", () => {
+  const style = document.createElement("style");
+  style.textContent = "[data-host-camera] { display: none !important; }";
+  document.head.append(style);
+});"""
+"""An init script: a phone never sees the host camera's button, but the test browser runs on the host."""
 
 
 def free_port() -> int:

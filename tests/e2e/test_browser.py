@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from e2e.live import CHROMIUM, LAPTOP, PHONE, chromium, live_server
+from e2e.live import CHROMIUM, LAPTOP, PHONE, live_server
 
 pytestmark = [
     pytest.mark.browser,
@@ -55,13 +55,6 @@ class RackReader:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with live_server(Path(tmp_path_factory.mktemp("data")), {"recognizer": RackReader()}) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    pytest.importorskip("playwright.sync_api")
-    with chromium() as launched:
-        yield launched
 
 
 SCRIPT_ERRORS: list[str] = []

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from e2e.live import CHROMIUM, chromium, live_server
+from e2e.live import CHROMIUM, live_server
 from e2e.test_browser import SMALL_TARGETS_JS
 
 pytestmark = [
@@ -27,13 +27,6 @@ HAND = "AS 2S 3S 7H 7D 7C QH QH KD 10C 5D 9S *".split()  # 13 cards, a duplicate
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with live_server(Path(tmp_path_factory.mktemp("data"))) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    pytest.importorskip("playwright.sync_api")
-    with chromium() as launched:
-        yield launched
 
 
 def _table(server: str) -> str:

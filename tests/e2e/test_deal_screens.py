@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from companion.store import TableStore
-from e2e.live import CHROMIUM, chromium, live_server
+from e2e.live import CHROMIUM, live_server
 
 pytestmark = [
     pytest.mark.browser,
@@ -40,13 +40,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
             store.record(tables[name], {"type": "deal", "dice": dice})
     with live_server(data) as url:
         yield {"url": url, "tables": tables}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    pytest.importorskip("playwright.sync_api")
-    with chromium() as launched:
-        yield launched
 
 
 MEASURE = """() => {

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from e2e.live import CHROMIUM, PHONE, chromium, live_server
+from e2e.live import CHROMIUM, HIDE_HOST_CAMERA, PHONE, live_server
 
 pytestmark = [
     pytest.mark.browser,
@@ -24,12 +24,6 @@ pytestmark = [
 
 PIN = "1010"
 PLAYERS = ["Ali", "Can", "Deniz", "Ece"]
-# A phone never sees the host's camera button (the test browser runs on the host)
-HIDE_HOST_CAMERA = """document.addEventListener("DOMContentLoaded", () => {
-  const style = document.createElement("style");
-  style.textContent = "[data-host-camera] { display: none !important; }";
-  document.head.append(style);
-});"""
 STEP_BOX = """() => { const step = document.querySelector('#hand-form [data-step].current');
   const r = step.getBoundingClientRect(); return {id: step.id, height: r.height}; }"""
 OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
@@ -39,13 +33,6 @@ OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with live_server(Path(tmp_path_factory.mktemp("data"))) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    pytest.importorskip("playwright.sync_api")
-    with chromium() as launched:
-        yield launched
 
 
 def _table(server: str) -> str:

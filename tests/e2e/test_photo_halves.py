@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from e2e.live import CHROMIUM, PHONE, chromium, live_server
+from e2e.live import CHROMIUM, PHONE, live_server
 
 pytestmark = [
     pytest.mark.browser,
@@ -64,13 +64,6 @@ class HalvesReader:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with live_server(Path(tmp_path_factory.mktemp("data")), {"recognizer": HalvesReader()}) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    pytest.importorskip("playwright.sync_api")
-    with chromium() as launched:
-        yield launched
 
 
 def test_two_photos_of_one_rack_make_one_rack_in_row_order(server: str, browser: Any, tmp_path: Path) -> None:

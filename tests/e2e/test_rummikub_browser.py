@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from e2e.live import CHROMIUM, PHONE, chromium, live_server
+from e2e.live import CHROMIUM, PHONE, live_server
 
 pytestmark = [
     pytest.mark.browser,
@@ -26,13 +26,6 @@ pytestmark = [
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with live_server(Path(tmp_path_factory.mktemp("data"))) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    pytest.importorskip("playwright.sync_api")
-    with chromium() as launched:
-        yield launched
 
 
 def _phone(browser: Any, errors: list[str]) -> Any:

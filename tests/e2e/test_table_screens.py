@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from companion.store import TableStore
-from e2e.live import CHROMIUM, chromium, live_server
+from e2e.live import CHROMIUM, live_server
 
 pytestmark = [
     pytest.mark.browser,
@@ -57,13 +57,6 @@ def tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]
         store.record(ten, {"type": "penalty", "player": 2, "reason": "take_back"})
     with live_server(data) as url:
         yield {"url": url, "okey": okey, "eleven": eleven, "ten": ten}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    pytest.importorskip("playwright.sync_api")
-    with chromium() as launched:
-        yield launched
 
 
 def _page(browser: Any, url: str, width: int, height: int, lang: str = "en") -> Any:
