@@ -295,6 +295,18 @@ def test_O7_web_hand_form_previews_records_and_explains(client: FlaskClient, sto
     assert "hand scored" in history and "Ali finished" in history
 
 
+def test_O7_tiles_and_a_typed_sum_for_one_rack_are_refused_not_one_dropped(
+    client: FlaskClient, store: TableStore, points_table: str
+) -> None:
+    post(client, f"/t/{points_table}/deal/indicator", {"indicator": "R4"})
+    fields = {"finisher": "0", "rack1": "R5 K7", "sum1": "30", "rack2": "F", "sum3": "9"}
+    for path in ("/points/check", "/points"):
+        refused = post(client, f"/t/{points_table}{path}", fields)
+        assert refused.status_code == 422, path
+        assert "Can has tiles and a typed sum: keep one of them (clear the tiles or the sum)." in text(refused.text)
+    assert store.get(points_table).hands == (), "nothing recorded"
+
+
 def test_O7_web_forms_of_other_games_are_refused(client: FlaskClient, store: TableStore, points_table: str):
     response = post(client, f"/t/{points_table}/hand/check", {"finisher": "0"})
     assert response.status_code == 422 and "This table plays Okey points" in text(response.text)

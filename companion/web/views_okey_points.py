@@ -35,7 +35,10 @@ def hand_record(state: TableState) -> dict[str, Any]:
     racks: list[Any] = []
     for seat, name in enumerate(state.players):
         tiles = form_text(f"rack{seat}")
-        if form_text(f"sum{seat}") and not tiles:
+        if form_text(f"sum{seat}") and tiles:
+            raise ValueError(_("%(name)s has tiles and a typed sum: keep one of them (clear the tiles or the sum).",
+                               name=name))
+        if form_text(f"sum{seat}"):
             racks.append(form_int(f"sum{seat}", _("The sum of %(name)s", name=name), low=0, high=MAX_TYPED_SUM))
         else:
             racks.append(format_tiles(parse_tiles(tiles)))
