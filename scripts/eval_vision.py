@@ -195,12 +195,13 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true", help="list every mistake")
     parser.add_argument("--no-rack-prior", action="store_true", help="leave out the row checks of vision/rack.py")
     parser.add_argument("--no-number-reader", action="store_true", help="leave out the number reader (vision/numerals.py)")
+    parser.add_argument("--no-ink-check", action="store_true", help="leave out the ink-colour check (vision/ink.py)")
     add_photos_argument(parser)
     parser.add_argument("--thresholds", type=float, nargs="*", default=(), help="also score these low-confidence thresholds")
     args = parser.parse_args()
     use_photos(args.photos)
     recognizer = Recognizer(args.models, turns=args.turns, rack_prior=not args.no_rack_prior,
-                            read_numbers=not args.no_number_reader)
+                            read_numbers=not args.no_number_reader, check_ink=not args.no_ink_check)
     if not args.synthetic:
         evaluate(recognizer, real_samples(), args.verbose, tuple(args.thresholds))
         return

@@ -447,6 +447,7 @@ class FakeTile:
     box: tuple[int, int, int, int]
     confidence: float
     low_confidence: bool
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass
@@ -455,6 +456,7 @@ class FakeRecognition:
     warnings: list[str] = field(default_factory=list)
     width: int = 400
     height: int = 300
+    set_aside: list[FakeTile] = field(default_factory=list)
 
 
 class FakeRecognizer:
@@ -474,6 +476,28 @@ def test_photo_boxes_and_unsure_tiles(editor: FlaskClient, app: Flask, okey_tabl
     assert response.text.count('class="box') == 2 and 'class="box low"' in response.text
     assert 'data-for-picker="picker-tiles"' in response.text and "data:image/jpeg;base64," in response.text
     assert "tiles overlap" in response.text and "data-rec-fix" in response.text
+
+
+class AsideRecognizer:
+    def recognize(self, data: bytes) -> FakeRecognition:
+        return FakeRecognition([FakeTile("R7", (10, 10, 50, 70), 0.98, False)],
+                               ["1 tile(s) set aside unread: face down, or mostly outside the photo",
+                                "1 tile(s) cut by the frame: step back or move the camera"],
+                               set_aside=[FakeTile("K1", (0, 100, 12, 160), 0.2, True, ("cut by the frame", "unreadable"))])
+
+
+def test_photo_shows_boxes_set_aside_and_says_so(editor: FlaskClient, app: Flask, okey_table: str) -> None:
+    """A box set aside unread (issue 10: a sliver at the edge, a face-down tile) is drawn grey, is no tile
+    of the hand, and the page says so and what to do, in the reader's language."""
+    app.extensions["recognizer"] = AsideRecognizer()
+    form = {"picker": "picker-tiles", "photo": (io.BytesIO(b"photo"), "rack.jpg", "image/jpeg")}
+    page = post(editor, f"/t/{okey_table}/photo", form, content_type="multipart/form-data").text
+    assert page.count("data-set-aside") == 1 and page.count('data-rec="') == 1
+    assert "Not read: 1 (grey boxes: face down, or mostly outside the photo)" in page
+    assert "step back so no tile is cut" in page
+    editor.set_cookie("lang", "tr")
+    form = {"picker": "picker-tiles", "photo": (io.BytesIO(b"photo"), "rack.jpg", "image/jpeg")}
+    assert "Okunmadı: 1" in post(editor, f"/t/{okey_table}/photo", form, content_type="multipart/form-data").text
 
 
 def test_photo_errors_are_explained(editor: FlaskClient, app: Flask, okey_table: str) -> None:

@@ -20,7 +20,8 @@ import numpy as np
 import onnxruntime as ort  # type: ignore[import-untyped]
 
 from vision.imageio import load_image
-from vision.numerals import NUMBERS, NumberReader, fuse_number
+from vision.ink import INK_MODEL, InkColour, face_patches, fuse_colour, ink_features
+from vision.numerals import NUMBERS, NumberReader, fuse_number, tile_frames
 from vision.postprocess import COLOURS, KINDS, decode_detections, decode_tile, reading_order, suppress_overlaps
 from vision.preprocess import DETECT_LONG_SIDE, detector_input, tile_crops
 from vision.rack import apply_rack_prior
@@ -64,6 +65,14 @@ READ_LIKELIHOOD = 0.1
 CUT_WARNING = "cut by the frame"
 UPSIDE_DOWN_WARNING = "upside down"
 UNREADABLE_WARNING = "unreadable"
+FACE_DOWN_WARNING = "no ink: face down or blank"
+# A tile cut by the frame with less than this share of a typical tile's box inside the photo is
+# "mostly outside" (the renderer labels a tile when 60 % of its face is in the frame).
+IN_FRAME = 0.6
+# Set aside only below these confidences (chosen on the tuning renders, seed 9201, and the older
+# synthetic dev scenes: a faint or partly hidden real tile reads above them).
+FACE_DOWN_BELOW = 0.15
+OUTSIDE_BELOW = 0.5
 
 
 @dataclass(frozen=True)
@@ -94,6 +103,9 @@ class Recognition:
     elapsed_ms: float
     width: int
     height: int
+    set_aside: tuple[DetectedTile, ...] = ()
+    """Boxes that look like tiles but are not read: unreadable and face down (no ink on the face) or mostly
+    outside the photo.  They are not in ``tiles``; a warning counts them, so nothing goes unsaid."""
 
     @property
     def notation(self) -> str:
@@ -102,14 +114,15 @@ class Recognition:
 
     def to_dict(self, image: str | None = None) -> dict[str, Any]:
         return {"image": image, "tiles": [tile.to_dict() for tile in self.tiles], "warnings": list(self.warnings),
-                "elapsed_ms": self.elapsed_ms, "width": self.width, "height": self.height}
+                "elapsed_ms": self.elapsed_ms, "width": self.width, "height": self.height,
+                "set_aside": [tile.to_dict() for tile in self.set_aside]}
 
 
 class Recognizer:
     """Holds the detector and classifier sessions; :meth:`recognize` is stateless and thread-safe."""
 
     def __init__(self, models_dir: Path = MODELS_DIR, threads: int = 2, turns: int = 4, rack_prior: bool = True,
-                 read_numbers: bool = True) -> None:
+                 read_numbers: bool = True, check_ink: bool = True) -> None:
         self.turns = turns
         self.rack_prior = rack_prior
         options = ort.SessionOptions()
@@ -123,6 +136,10 @@ class Recognizer:
         self._classifier = ort.InferenceSession(str(models_dir / "classifier.onnx"), options, providers=providers)
         reader = models_dir / NUMBER_READER
         self._numbers = NumberReader(reader, options) if read_numbers and reader.is_file() else None
+        ink = models_dir / INK_MODEL
+        self._ink = InkColour(ink) if check_ink and ink.is_file() else None
+        if self._ink is not None and self._ink.colours != COLOURS:
+            raise ValueError(f"{ink} orders its colours {self._ink.colours}, the classifier {COLOURS}")
 
     @classmethod
     def default(cls) -> Recognizer:
@@ -135,10 +152,13 @@ class Recognizer:
         pixels = load_image(image)
         height, width = pixels.shape[:2]
         boxes, scores = self.find_tiles(pixels)
-        tiles = self.read_tiles(pixels, boxes, scores)
-        warnings = _photo_warnings(tiles)
+        read = self.read_tiles(pixels, boxes, scores)
+        outside = _mostly_outside(read)
+        aside = tuple(tile for tile, out in zip(read, outside) if _set_aside(tile, out))
+        tiles = tuple(tile for tile, out in zip(read, outside) if not _set_aside(tile, out))
+        warnings = _photo_warnings(tiles, aside)
         elapsed = round((time.perf_counter() - started) * 1000, 1)
-        return Recognition(tiles, warnings, elapsed, width, height)
+        return Recognition(tiles, warnings, elapsed, width, height, aside)
 
     def find_tiles(self, pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Tile boxes (clipped to the image) and detector scores, overlapping duplicates removed.
@@ -173,6 +193,15 @@ class Recognizer:
             return ()
         kinds, colours, upsides = self.classify(tile_crops(pixels, boxes))
         numbers = self.read_numbers(pixels, boxes, kinds, upsides[:, 0])
+        inks = np.full((len(boxes), len(COLOURS)), np.nan)
+        blank = np.zeros(len(boxes), bool)
+        if self._ink is not None:
+            frames = tile_frames(boxes)
+            features = [ink_features(patch) for patch in face_patches(pixels, boxes, frames)]
+            # Face down is for loose tiles: a tile standing in a row faces the camera (a small or blurred
+            # one can show too little ink to measure, and is flagged as unreadable, not set aside).
+            inks = self._ink.probabilities(features)
+            blank = np.array([f is None for f in features]) & ~np.isfinite(frames[:, 3])
         height, width = pixels.shape[:2]
         found = []
         none = KINDS.index("none")
@@ -180,7 +209,9 @@ class Recognizer:
             not_a_tile = int(np.argmax(kinds[index])) == none
             if not_a_tile and scores[index] < SURE_DETECTION:
                 continue
-            tile, confidence, disagree = _decode(kinds[index], colours[index], numbers[index])
+            colour, colour_flag = fuse_colour(colours[index], inks[index])
+            tile, confidence, disagree = _decode(kinds[index], colour, numbers[index])
+            disagree = disagree or (colour_flag and tile not in ("F", "J"))
             confidence = round(confidence * (1 - float(kinds[index][none])), 4)
             upside_down = bool(upsides[index][0] > 0.5)
             x1, y1, x2, y2 = (int(round(float(v))) for v in boxes[index])
@@ -191,6 +222,8 @@ class Recognizer:
                 warnings.append(UPSIDE_DOWN_WARNING)
             if not_a_tile or confidence < UNREADABLE_BELOW:
                 warnings.append(UNREADABLE_WARNING)
+                if blank[index]:
+                    warnings.append(FACE_DOWN_WARNING)
             found.append(DetectedTile(tile, (x1, y1, x2, y2), confidence, disagree or confidence < LOW_CONFIDENCE,
                                       upside_down, tuple(warnings)))
         return tuple(found)
@@ -240,11 +273,33 @@ def _touches_frame(box: np.ndarray, width: int, height: int) -> bool:
     return bool(box[0] <= margin or box[1] <= margin or box[2] >= width - margin or box[3] >= height - margin)
 
 
-def _photo_warnings(tiles: tuple[DetectedTile, ...]) -> tuple[str, ...]:
+def _mostly_outside(tiles: tuple[DetectedTile, ...]) -> list[bool]:
+    """For each tile, whether it is cut by the frame and less than ``IN_FRAME`` of a typical tile of the
+    photo is in it (its box, clipped by the frame, is that much narrower or shorter than the median)."""
+    if not tiles:
+        return []
+    sizes = np.array([(t.box[2] - t.box[0], t.box[3] - t.box[1]) for t in tiles], np.float64)
+    typical = np.median(sizes, 0)
+    share = (sizes / np.maximum(typical, 1.0)).min(1)
+    return [CUT_WARNING in t.warnings and bool(s < IN_FRAME) for t, s in zip(tiles, share)]
+
+
+def _set_aside(tile: DetectedTile, mostly_outside: bool) -> bool:
+    """A box read with almost no confidence that has no ink on its face (a face-down tile, the back of
+    one, a blank) or lies mostly outside the photo: not a tile to read, and a guess at it would only be
+    a tile to delete."""
+    if FACE_DOWN_WARNING in tile.warnings:
+        return tile.confidence < FACE_DOWN_BELOW
+    return mostly_outside and tile.confidence < OUTSIDE_BELOW
+
+
+def _photo_warnings(tiles: tuple[DetectedTile, ...], aside: tuple[DetectedTile, ...] = ()) -> tuple[str, ...]:
     if not tiles:
         return ("no tiles found: hold the camera closer, with the tiles face up and well lit",)
     warnings = []
-    cut = sum(CUT_WARNING in tile.warnings for tile in tiles)
+    if aside:
+        warnings.append(f"{len(aside)} tile(s) set aside unread: face down, or mostly outside the photo")
+    cut = sum(CUT_WARNING in tile.warnings for tile in tiles + aside)
     if cut:
         warnings.append(f"{cut} tile(s) cut by the frame: step back or move the camera")
     unsure = sum(tile.low_confidence for tile in tiles)

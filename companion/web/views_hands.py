@@ -498,7 +498,7 @@ def _retake_advice(recognition: Any, checks: PhotoCheck) -> str | None:
     tiles = list(recognition.tiles)
     if not tiles:
         return None
-    cut = sum("cut by the frame" in getattr(t, "warnings", ()) for t in tiles)
+    cut = sum("cut by the frame" in getattr(t, "warnings", ()) for t in tiles + list(getattr(recognition, "set_aside", ())))
     unsure = sum(bool(t.low_confidence) for t in tiles)
     if cut:
         return _("Retake: step back so no tile is cut by the edge of the photo.")

@@ -577,6 +577,8 @@ _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
     (re.compile(r"^invalid player name .*: type a name"), _l("Type a name of 1 to 24 letters.")),
     (re.compile(r"^invalid player name .*: at most"), _l("Type a name of 1 to 24 letters.")),
     (re.compile(r"^no table '(?P<code>[^']*)'"), _l("There is no table %(code)s: check the code on the table's screen.")),
+    (re.compile(r"^(?P<n>\d+) tile\(s\) set aside unread"),
+     _l("Not read: %(n)s (grey boxes: face down, or mostly outside the photo). Add them by hand if they are in the hand.")),
     (re.compile(r"^(?P<n>\d+) tile\(s\) cut by the frame"),
      _l("Tiles cut by the frame: %(n)s. Step back or move the camera.")),
     (re.compile(r"^(?P<n>\d+) tile\(s\) read with low confidence"),
@@ -604,6 +606,7 @@ PHOTO_WORDS: dict[str, LazyString] = {
     "cut by the frame": _l("cut by the frame"),
     "upside down": _l("upside down"),
     "unreadable": _l("unreadable"),
+    "no ink: face down or blank": _l("face down or blank"),
 }
 """The recogniser's per-tile warnings."""
 

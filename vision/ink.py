@@ -1,0 +1,164 @@
+"""A second look at each tile's colour: the ink measured against the tile's own face.
+
+The classifier reads colour from a crop, as it learnt it; lighting it never saw (a warm lamp, a dim
+kahvehane, a teal blue) can move it.  This stage measures the colour physically and independently: in
+the middle of the tile's face it takes the face's own colour (the brightest pixels: ivory under
+whatever light there is), divides every pixel by it (von Kries: the light's colour cancels), and
+averages the pixels that are clearly darker than the face in some channel — the ink of the numeral
+and its symbol.  Black ink darkens all three channels alike, red keeps red, yellow-orange keeps red
+and half the green, blue and teal keep blue (and green).  Five numbers describe it
+(``ink_features``); a small softmax regression fitted on labelled tiles (``models/ink_colour.json``,
+written by ``scripts/fit_ink_colour.py``) turns them into P(R, Y, B, K).
+
+The recogniser takes the two looks together (``fuse_colour``): agreeing, the colour is surer;
+wherever the ink moves the likeliest colour, or is sure of another one, the tile is flagged for a tap.
+A tile with no ink at all on its face (face down, a blank) is told apart too: ``ink_features`` is None.
+
+>>> face = np.full((30, 20, 3), (200, 230, 240), np.uint8)               # ivory, BGR
+>>> face[8:20, 6:14] = (40, 40, 200)                                      # a red numeral
+>>> features = ink_features(face)
+>>> bool(features[0] > 0.5), bool(features[1] < 0.5)                      # log R/G high, log G/B low
+(True, True)
+>>> ink_features(np.full((30, 20, 3), 220, np.uint8)) is None            # a blank face: no ink
+True
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+__all__ = ["INK_MODEL", "INK_SURE", "ink_features", "face_patches", "colour_disagrees", "fuse_colour", "InkColour"]
+
+INK_MODEL = "ink_colour.json"
+INK_SURE = 0.9
+"""A colour the ink is at least this sure of flags a tile the classifier reads in another colour."""
+INK_WEIGHT = 0.5
+PATCH = 24
+# The face's colour: the median of its brightest pixels (above this percentile of brightness).
+_FACE_PERCENTILE = 70
+# A pixel is ink when some channel is at most 1 − this of the face's (relative to the face's colour).
+_INK_STRENGTH = 0.35
+# Fewer ink pixels than this share of the patch: no ink to measure (a blank or face-down tile, glare).
+_MIN_INK = 0.02
+
+
+def face_patches(image: np.ndarray, boxes: np.ndarray, frames: np.ndarray) -> list[np.ndarray]:
+    """The middle of each tile's face as a PATCH×PATCH BGR image.
+
+    ``frames`` are ``vision.numerals.tile_frames(boxes)``: a tile standing in a row (finite width) gives
+    the middle 60 % of its face along and across the row (no neighbour and no rack inside, even where the
+    frame solved from a tilted box is a little off); any
+    other tile the middle half of its box, which lies inside the tile at any angle.
+    """
+    patches = []
+    for box, (cx, cy, angle, width, height) in zip(boxes, frames):
+        if np.isfinite(width):
+            along = np.array([math.cos(angle), math.sin(angle)])
+            up = np.array([math.sin(angle), -math.cos(angle)])
+            region_w, region_h = 0.6 * width, 0.6 * height
+            origin = np.array([cx, cy]) + up * region_h / 2 - along * region_w / 2
+            source = np.array([origin, origin + along * region_w, origin - up * region_h], np.float32)
+            target = np.array([[0, 0], [PATCH, 0], [0, PATCH]], np.float32)
+            patches.append(cv2.warpAffine(image, cv2.getAffineTransform(source, target), (PATCH, PATCH),
+                                          flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE))
+            continue
+        x1, y1, x2, y2 = (float(v) for v in box)
+        w, h = x2 - x1, y2 - y1
+        top, bottom = int(y1 + h / 4), max(int(math.ceil(y2 - h / 4)), int(y1 + h / 4) + 1)
+        left, right = int(x1 + w / 4), max(int(math.ceil(x2 - w / 4)), int(x1 + w / 4) + 1)
+        middle = image[max(top, 0) : max(bottom, 1), max(left, 0) : max(right, 1)]
+        if middle.size == 0:
+            middle = np.full((1, 1, 3), 128, np.uint8)
+        patches.append(cv2.resize(middle, (PATCH, PATCH), interpolation=cv2.INTER_AREA))
+    return patches
+
+
+def ink_features(patch: np.ndarray) -> np.ndarray | None:
+    """A face patch (BGR) → (log R/G, log G/B, log R/B of the ink relative to the face, the ink's mean
+    relative brightness, the ink's share of the patch); None when there is too little ink to measure."""
+    pixels = patch.reshape(-1, 3)[:, ::-1].astype(np.float64) + 1.0
+    brightness = pixels.mean(1)
+    face = np.median(pixels[brightness >= np.percentile(brightness, _FACE_PERCENTILE)], 0)
+    relative = pixels / face
+    strength = np.clip(1.0 - relative.min(1), 0.0, 1.0)
+    ink = strength > _INK_STRENGTH
+    share = float(ink.mean())
+    if share < _MIN_INK:
+        return None
+    weights = strength[ink]
+    mean = np.clip((relative[ink] * weights[:, None]).sum(0) / weights.sum(), 1e-3, None)
+    chroma = mean / mean.sum()
+    return np.array([math.log(chroma[0] / chroma[1]), math.log(chroma[1] / chroma[2]),
+                     math.log(chroma[0] / chroma[2]), float(mean.mean()), share])
+
+
+def _expand(features: np.ndarray, mean: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    """Standardised features, the squares of the four colour ones, and a constant."""
+    z = (features - mean) / scale
+    return np.concatenate([z, z[:, :4] ** 2, np.ones((len(z), 1))], 1)
+
+
+class InkColour:
+    """The fitted softmax regression of ``models/ink_colour.json``: ink features → P(R, Y, B, K)."""
+
+    def __init__(self, model: str | Path) -> None:
+        card = json.loads(Path(model).read_text(encoding="utf-8"))
+        self.colours = tuple(card["colours"])
+        self._mean = np.array(card["mean"], np.float64)
+        self._scale = np.array(card["scale"], np.float64)
+        self._weights = np.array(card["weights"], np.float64)
+
+    def probabilities(self, features: list[np.ndarray | None]) -> np.ndarray:
+        """N×4 P(colour) in the order of ``colours``; NaN rows where a tile had no ink to measure."""
+        out = np.full((len(features), len(self.colours)), np.nan)
+        known = [i for i, f in enumerate(features) if f is not None]
+        measured = [f for f in features if f is not None]
+        if measured:
+            scores = _expand(np.stack(measured), self._mean, self._scale) @ self._weights
+            scores = np.exp(scores - scores.max(1, keepdims=True))
+            out[known] = scores / scores.sum(1, keepdims=True)
+        return out
+
+
+def fuse_colour(classifier: np.ndarray, ink: np.ndarray) -> tuple[np.ndarray, bool]:
+    """The classifier's P(colour) and the ink's (NaN: not measured) → the colour probabilities to use and
+    whether the tile must be flagged for a tap.
+
+    The two are two looks at the tile: their product (the ink's tempered by ``INK_WEIGHT``, as it reads
+    a smaller patch) decides.  Whenever that moves the likeliest colour away from the classifier's, or
+    the ink is sure (``INK_SURE``) of another colour, the tile is flagged: a disagreement is never
+    resolved silently.
+
+    >>> fused, flag = fuse_colour(np.array([0.05, 0.05, 0.4, 0.5]), np.array([0.01, 0.01, 0.9, 0.08]))
+    >>> int(np.argmax(fused)), flag                     # blue, not black, and a tap to confirm it
+    (2, True)
+    >>> fused, flag = fuse_colour(np.array([0.9, 0.04, 0.03, 0.03]), np.array([0.7, 0.1, 0.1, 0.1]))
+    >>> int(np.argmax(fused)), flag
+    (0, False)
+    """
+    if not np.isfinite(ink).all():
+        return classifier, False
+    fused = classifier * np.power(ink, INK_WEIGHT)
+    fused = fused / max(float(fused.sum()), 1e-12)
+    return fused, bool(int(np.argmax(fused)) != int(np.argmax(classifier)) or colour_disagrees(classifier, ink))
+
+
+def colour_disagrees(classifier: np.ndarray, ink: np.ndarray) -> bool:
+    """Whether the ink surely (``INK_SURE``) shows another colour than the classifier's likeliest.
+
+    >>> colour_disagrees(np.array([0.1, 0.1, 0.1, 0.7]), np.array([0.02, 0.02, 0.94, 0.02]))
+    True
+    >>> colour_disagrees(np.array([0.1, 0.1, 0.7, 0.1]), np.array([0.02, 0.02, 0.94, 0.02]))
+    False
+    >>> colour_disagrees(np.array([0.1, 0.1, 0.1, 0.7]), np.full(4, np.nan))
+    False
+    """
+    if not np.isfinite(ink).all():
+        return False
+    read = int(np.argmax(ink))
+    return bool(ink[read] >= INK_SURE and read != int(np.argmax(classifier)))
