@@ -172,10 +172,11 @@ class _ContraryRecognizer(Recognizer):
         super().__init__(read_numbers=False)
         self.sure = sure
 
-    def read_numbers(self, pixels: np.ndarray, boxes: np.ndarray, kinds: np.ndarray, upside_down: np.ndarray) -> np.ndarray:
+    def read_numbers(self, pixels: np.ndarray, boxes: np.ndarray, kinds: np.ndarray,
+                     upside_down: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         numbers = np.full((len(boxes), 13), (1 - self.sure) / 12)
         numbers[np.arange(len(boxes)), (np.argmax(kinds[:, :13], 1) + 1) % 13] = self.sure
-        return numbers
+        return numbers, np.zeros(len(boxes), bool)
 
 
 @pytest.mark.parametrize("sure", [0.999, 0.7])
@@ -199,6 +200,29 @@ def test_a_disagreement_between_classifier_and_reader_is_flagged(sure: float) ->
     numbered = sum(t.tile not in ("F", "J") for t in before)
     assert took_reader >= numbered // 2 if sure > 0.99 else took_reader < numbered
     assert any("low confidence" in w for w in contrary.recognize(pixels).warnings)
+
+
+class _BlindRecognizer(Recognizer):
+    """Its number reader sees no number on any tile it reads (as on a false okey's emblem)."""
+
+    def read_numbers(self, pixels: np.ndarray, boxes: np.ndarray, kinds: np.ndarray,
+                     upside_down: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return np.full((len(boxes), 13), np.nan), np.ones(len(boxes), bool)
+
+
+def test_a_tile_with_no_number_seen_is_flagged_as_a_possible_false_okey() -> None:
+    """A tile the classifier reads as a number where the reader sees none is flagged (a false okey read
+    as a number was the commonest sure mistake left); its reading stays the classifier's."""
+    pixels = cv2.imread(str(DATA / "rack_front.jpg"))
+    plain = Recognizer(read_numbers=False)
+    boxes, scores = plain.find_tiles(pixels)
+    before, after = plain.read_tiles(pixels, boxes, scores), _BlindRecognizer().read_tiles(pixels, boxes, scores)
+    for old, new in zip(before, after):
+        assert new.tile == old.tile and new.confidence == old.confidence
+        if old.tile not in ("F", "J"):
+            assert new.low_confidence and "no number seen: a false okey?" in new.warnings
+        else:
+            assert new == old
 
 
 def test_an_unsure_reader_changes_nothing() -> None:

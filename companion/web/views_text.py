@@ -607,6 +607,7 @@ PHOTO_WORDS: dict[str, LazyString] = {
     "upside down": _l("upside down"),
     "unreadable": _l("unreadable"),
     "no ink: face down or blank": _l("face down or blank"),
+    "no number seen: a false okey?": _l("no number seen: a false okey?"),
 }
 """The recogniser's per-tile warnings."""
 
