@@ -26,7 +26,7 @@ import numpy as np  # noqa: E402
 
 from real_photos import add_photos_argument, load_photos, split_photos, use_photos  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
-from vision.ink import INK_MODEL, INK_SURE, InkColour, _expand, face_patches, ink_features  # noqa: E402
+from vision.ink import INK_MODEL, INK_SURE, InkColour, _expand, face_patches, ink_features, loose_frames  # noqa: E402
 from vision.numerals import tile_frames  # noqa: E402
 
 COLOURS = ("R", "Y", "B", "K")
@@ -52,7 +52,7 @@ def features_of(photos: list[tuple[Path, list[tuple[str, tuple[float, ...]]]]]) 
             continue
         image = load_image(path)
         boxes = np.array([b for _, b in tiles], np.float32)
-        for (tile, _), patch in zip(tiles, face_patches(image, boxes, tile_frames(boxes))):
+        for (tile, _), patch in zip(tiles, face_patches(image, boxes, loose_frames(image, boxes, tile_frames(boxes)))):
             features.append(ink_features(patch))
             labels.append(COLOURS.index(tile[0]))
     return features, labels

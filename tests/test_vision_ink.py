@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from vision import DetectedTile, Recognizer
-from vision.ink import INK_MODEL, InkColour, face_patches, fuse_colour, ink_features
+from vision.ink import INK_MODEL, InkColour, face_patches, fuse_colour, ink_features, loose_frames
 from vision.numerals import tile_frames
 from vision.postprocess import COLOURS, box_iou
 from vision.recognizer import CUT_WARNING, FACE_DOWN_WARNING, MODELS_DIR, UNREADABLE_WARNING, _mostly_outside, _set_aside
@@ -86,6 +86,28 @@ def test_ink_features_of_a_blank_face_and_of_each_ink() -> None:
         assert features["B"][2] < features["K"][2] < features["Y"][2] and features["K"][2] < features["R"][2]
         assert features["Y"][0] < features["R"][0]  # orange keeps more green than red does
         assert abs(features["K"][2]) < 0.3 and features["K"][3] < features["R"][3]
+
+
+@pytest.mark.parametrize("degrees", [0, 20, 45, 70, 110])
+def test_a_loose_tile_is_measured_in_its_own_outline(degrees: float) -> None:
+    """A loose tile at any angle: its frame comes from its outline (centre, sides, angle), so the patch
+    lies inside its face — a face-down (blank) tile shows no ink even turned 45°, where the middle of
+    its box would take in the felt; a tile with a red numeral shows red ink."""
+    felt = np.full((200, 200, 3), (40, 90, 30), np.uint8)
+    rect = ((100.0, 100.0), (40.0, 56.0), float(degrees))
+    corners = cv2.boxPoints(rect).astype(np.int32)
+    blank = felt.copy()
+    cv2.fillConvexPoly(blank, corners, (200, 230, 240))
+    x, y, w, h = cv2.boundingRect(corners)
+    boxes = np.array([[x, y, x + w, y + h]], np.float32)
+    frames = loose_frames(blank, boxes, np.full((1, 5), np.nan, np.float32))
+    cx, cy, angle, width, height = frames[0]
+    assert abs(cx - 100) < 3 and abs(cy - 100) < 3 and abs(width - 40) < 4 and abs(height - 56) < 4
+    assert ink_features(face_patches(blank, boxes, frames)[0]) is None
+    numbered = blank.copy()
+    cv2.circle(numbered, (100, 100), 9, (40, 40, 200), -1)
+    features = ink_features(face_patches(numbered, boxes, frames)[0])
+    assert features is not None and features[0] > 0.5 and features[2] > 0.5  # red: R above G and B
 
 
 @pytest.mark.parametrize("seed", range(200))
@@ -166,3 +188,17 @@ def test_a_tile_mostly_outside_the_photo_is_set_aside_and_said() -> None:
     found = np.array([t.box for t in result.tiles], np.float32)
     assert all(box_iou(box, found).max() >= 0.5 for box in truth)
     assert result.to_dict()["set_aside"][0]["box"] == list(result.set_aside[0].box)
+
+
+@pytest.mark.parametrize("image", ["real_table_16.jpg", "rack_front.jpg"])
+def test_a_black_and_white_photo_never_gives_a_sure_colour(image: str) -> None:
+    """A greyscale photo (a monochrome camera, a black-and-white filter) cannot show red from black:
+    every numbered tile is flagged and the photo says why; the same photo in colour is read as before."""
+    colour = cv2.imread(str(DATA / image))
+    ok, grey = cv2.imencode(".jpg", cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY))
+    result = Recognizer.default().recognize(grey.tobytes())
+    numbered = [t for t in result.tiles if t.tile not in ("F", "J")]
+    assert numbered and all(t.low_confidence and "no colour in the photo" in t.warnings for t in numbered)
+    assert any(w.startswith("no colour in the photo") for w in result.warnings)
+    in_colour = Recognizer.default().recognize(DATA / image)
+    assert not any("no colour in the photo" in t.warnings for t in in_colour.tiles)

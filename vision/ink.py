@@ -32,7 +32,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-__all__ = ["INK_MODEL", "INK_SURE", "ink_features", "face_patches", "colour_disagrees", "fuse_colour", "InkColour"]
+__all__ = ["INK_MODEL", "INK_SURE", "ink_features", "face_patches", "loose_frames", "colour_disagrees", "fuse_colour", "InkColour"]
 
 INK_MODEL = "ink_colour.json"
 INK_SURE = 0.9
@@ -47,13 +47,49 @@ _INK_STRENGTH = 0.35
 _MIN_INK = 0.02
 
 
+def loose_frames(image: np.ndarray, boxes: np.ndarray, frames: np.ndarray) -> np.ndarray:
+    """``frames`` with each loose tile's (NaN width: not in a row) filled in from its own outline: the
+    bright face inside its box (Otsu's threshold, closed), its minimum-area rectangle giving the centre,
+    the angle and the sides (the shorter one as the width).  A box where no face stands out stays NaN."""
+    out = frames.copy()
+    height, width = image.shape[:2]
+    for index in np.flatnonzero(~np.isfinite(frames[:, 3])):
+        x1, y1, x2, y2 = (float(v) for v in boxes[index])
+        margin_x, margin_y = 0.1 * (x2 - x1), 0.1 * (y2 - y1)
+        left, top = int(max(0.0, x1 - margin_x)), int(max(0.0, y1 - margin_y))
+        right, bottom = int(min(width, x2 + margin_x)), int(min(height, y2 + margin_y))
+        if right - left < 4 or bottom - top < 4:
+            continue
+        crop = image[top:bottom, left:right]
+        scale = 64.0 / max(crop.shape[:2])
+        small = cv2.resize(crop, (max(1, round(crop.shape[1] * scale)), max(1, round(crop.shape[0] * scale))),
+                           interpolation=cv2.INTER_AREA)
+        grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        _, mask = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+        if count < 2:
+            continue
+        face = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        if stats[face, cv2.CC_STAT_AREA] < 0.15 * mask.size:
+            continue
+        points = np.column_stack(np.nonzero(labels == face)[::-1]).astype(np.float32)
+        (cx, cy), (side_a, side_b), degrees = cv2.minAreaRect(points)
+        angle = math.radians(degrees)
+        if side_a > side_b:  # the tile's width is its shorter side
+            side_a, side_b, angle = side_b, side_a, angle + math.pi / 2
+        out[index] = (cx / scale + left, cy / scale + top, angle, side_a / scale, side_b / scale)
+    return out
+
+
 def face_patches(image: np.ndarray, boxes: np.ndarray, frames: np.ndarray) -> list[np.ndarray]:
     """The middle of each tile's face as a PATCH×PATCH BGR image.
 
     ``frames`` are ``vision.numerals.tile_frames(boxes)``: a tile standing in a row (finite width) gives
     the middle 60 % of its face along and across the row (no neighbour and no rack inside, even where the
-    frame solved from a tilted box is a little off); any
-    other tile the middle half of its box, which lies inside the tile at any angle.
+    frame solved from a tilted box is a little off), and so does a loose tile whose frame ``loose_frames``
+    found from its outline; any other tile the middle half of its box, which lies inside the tile at
+    any angle.
     """
     patches = []
     for box, (cx, cy, angle, width, height) in zip(boxes, frames):

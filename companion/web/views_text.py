@@ -577,6 +577,9 @@ _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
     (re.compile(r"^invalid player name .*: type a name"), _l("Type a name of 1 to 24 letters.")),
     (re.compile(r"^invalid player name .*: at most"), _l("Type a name of 1 to 24 letters.")),
     (re.compile(r"^no table '(?P<code>[^']*)'"), _l("There is no table %(code)s: check the code on the table's screen.")),
+    (re.compile(r"^no colour in the photo"),
+     _l("The photo has no colour (black and white): every colour is a guess. Confirm each tile, or retake the photo "
+        "in colour.")),
     (re.compile(r"^(?P<n>\d+) tile\(s\) set aside unread"),
      _l("Not read: %(n)s (grey boxes: face down, or mostly outside the photo). Add them by hand if they are in the hand.")),
     (re.compile(r"^(?P<n>\d+) tile\(s\) cut by the frame"),
@@ -608,6 +611,7 @@ PHOTO_WORDS: dict[str, LazyString] = {
     "unreadable": _l("unreadable"),
     "no ink: face down or blank": _l("face down or blank"),
     "no number seen: a false okey?": _l("no number seen: a false okey?"),
+    "no colour in the photo": _l("no colour in the photo"),
 }
 """The recogniser's per-tile warnings."""
 
