@@ -19,7 +19,8 @@ from vision import DetectedTile, Recognizer
 from vision.ink import INK_MODEL, InkColour, face_patches, fuse_colour, ink_features, loose_frames
 from vision.numerals import tile_frames
 from vision.postprocess import COLOURS, box_iou
-from vision.recognizer import CUT_WARNING, FACE_DOWN_WARNING, MODELS_DIR, UNREADABLE_WARNING, _mostly_outside, _set_aside
+from vision.recognizer import (CUT_WARNING, FACE_DOWN_WARNING, MODELS_DIR, UNREADABLE_WARNING, _drop_twins, _mostly_outside,
+                               _set_aside)
 
 DATA = Path(__file__).parent / "data" / "vision"
 needs_ink = pytest.mark.skipif(not (MODELS_DIR / INK_MODEL).is_file(), reason="models/ink_colour.json is missing")
@@ -161,8 +162,8 @@ def test_a_contrary_ink_flags_every_numbered_tile() -> None:
         assert new.low_confidence and new.tile[1:] == old.tile[1:], (old, new)
 
 
-def _tile(box: tuple[int, int, int, int], confidence: float, *warnings: str) -> DetectedTile:
-    return DetectedTile("K1", box, confidence, True, False, warnings)
+def _tile(box: tuple[int, int, int, int], confidence: float, *warnings: str, tile: str = "K1") -> DetectedTile:
+    return DetectedTile(tile, box, confidence, True, False, warnings)
 
 
 def test_only_unreadable_boxes_mostly_outside_or_face_down_are_set_aside() -> None:
@@ -172,9 +173,26 @@ def test_only_unreadable_boxes_mostly_outside_or_face_down_are_set_aside() -> No
     cut_sure = _tile((0, 100, 15, 160), 0.8, CUT_WARNING)                             # read surely: kept
     face_down = _tile((300, 300, 340, 360), 0.05, UNREADABLE_WARNING, FACE_DOWN_WARNING)
     faint = _tile((300, 300, 340, 360), 0.3, UNREADABLE_WARNING, FACE_DOWN_WARNING)   # a faint real tile
-    tiles = tuple(row) + (cut_small, cut_big, cut_sure, face_down, faint)
+    back = _tile((300, 300, 340, 360), 0.3, UNREADABLE_WARNING, FACE_DOWN_WARNING, tile="F")  # a plain back as F
+    tiles = tuple(row) + (cut_small, cut_big, cut_sure, face_down, faint, back)
     aside = [_set_aside(t, out) for t, out in zip(tiles, _mostly_outside(tiles))]
-    assert aside == [False] * len(row) + [True, False, False, True, False]
+    assert aside == [False] * len(row) + [True, False, False, True, False, True]
+
+
+def test_a_tile_found_twice_is_one_tile_but_a_pair_side_by_side_stays_two() -> None:
+    """Two boxes read as the same tile a fraction of a tile apart are one tile found twice (the surer box
+    stays); the two copies of a tile standing side by side on a rack (a pair, çift) are two tiles."""
+    row = [_tile((x, 100, x + 40, 160), 0.9, tile=f"R{n}") for n, x in enumerate(range(0, 280, 40), 1)]
+    pair = row + [_tile((280, 100, 320, 160), 0.9, tile="B5"), _tile((320, 100, 360, 160), 0.8, tile="B5")]
+    assert _drop_twins(tuple(pair)) == tuple(pair)
+    twin = _tile((42, 102, 82, 162), 0.6, tile="R2")  # R2 found again, 2 px off
+    kept = _drop_twins(tuple(row + [twin]))
+    assert kept == tuple(row)
+    other = _tile((42, 102, 82, 162), 0.6, tile="R9")  # a different reading there is not a twin: kept
+    assert _drop_twins(tuple(row + [other])) == tuple(row + [other])
+    loose = (_tile((500, 500, 540, 560), 0.5, tile="Y7"), _tile((505, 503, 545, 563), 0.7, tile="Y7"),
+             _tile((560, 500, 600, 560), 0.7, tile="Y7"))  # a twin, and a second Y7 beside them
+    assert _drop_twins(loose) == loose[1:]
 
 
 @needs_ink

@@ -10,6 +10,7 @@ and so does every tile whose number the classifier and the number reader read di
 from __future__ import annotations
 
 import functools
+import math
 from importlib import resources
 import time
 from dataclasses import dataclass
@@ -80,9 +81,15 @@ FACE_DOWN_WARNING = "no ink: face down or blank"
 # A tile cut by the frame with less than this share of a typical tile's box inside the photo is
 # "mostly outside" (the renderer labels a tile when 60 % of its face is in the frame).
 IN_FRAME = 0.6
+# Two boxes read as the same tile closer than this (a share of the row's tile width; of the short side
+# for loose tiles) are one tile found twice.  Measured on the rendered racks and scenes: such twins
+# 0.04-0.62 apart (17 of 23 below 0.5), two distinct tiles read alike at least 0.64 in rows, 0.56 loose.
+TWIN_IN_ROW = 0.5
+TWIN_LOOSE = 0.35
 # Set aside only below these confidences (chosen on the tuning renders, seed 9201, and the older
 # synthetic dev scenes: a faint or partly hidden real tile reads above them).
 FACE_DOWN_BELOW = 0.15
+FACE_DOWN_AS_F_BELOW = 0.35
 OUTSIDE_BELOW = 0.5
 
 
@@ -163,7 +170,7 @@ class Recognizer:
         pixels = load_image(image)
         height, width = pixels.shape[:2]
         boxes, scores = self.find_tiles(pixels)
-        read = self.read_tiles(pixels, boxes, scores)
+        read = _drop_twins(self.read_tiles(pixels, boxes, scores))
         outside = _mostly_outside(read)
         aside = tuple(tile for tile, out in zip(read, outside) if _set_aside(tile, out))
         tiles = tuple(tile for tile, out in zip(read, outside) if not _set_aside(tile, out))
@@ -295,6 +302,36 @@ def _touches_frame(box: np.ndarray, width: int, height: int) -> bool:
     return bool(box[0] <= margin or box[1] <= margin or box[2] >= width - margin or box[3] >= height - margin)
 
 
+def _drop_twins(tiles: tuple[DetectedTile, ...]) -> tuple[DetectedTile, ...]:
+    """The tiles without a second box on the same tile: two boxes read as the same tile whose centres are
+    closer than ``TWIN_IN_ROW`` of the row's tile width (two tiles standing side by side are a whole
+    width apart: a pair on a rack stays two tiles), or for loose tiles ``TWIN_LOOSE`` of the smaller
+    box's short side.  The more confident box stays."""
+    if len(tiles) < 2:
+        return tiles
+    boxes = np.array([t.box for t in tiles], np.float32)
+    frames = tile_frames(boxes)
+    in_row = np.isfinite(frames[:, 3])
+    width = float(np.median(frames[in_row, 3])) if in_row.any() else math.nan
+    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+    short = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+    dropped: set[int] = set()
+    for i in sorted(range(len(tiles)), key=lambda k: -tiles[k].confidence):
+        if i in dropped:
+            continue
+        for j in range(len(tiles)):
+            if j == i or j in dropped or tiles[j].tile != tiles[i].tile:
+                continue
+            distance = float(np.linalg.norm(centres[i] - centres[j]))
+            if in_row[i] and in_row[j]:
+                twin = distance < TWIN_IN_ROW * width
+            else:
+                twin = distance < TWIN_LOOSE * float(min(short[i], short[j]))
+            if twin:
+                dropped.add(j)
+    return tuple(t for k, t in enumerate(tiles) if k not in dropped)
+
+
 def _colourless(pixels: np.ndarray) -> bool:
     """Whether the photo shows no colour at all (greyscale), so no tile's colour can be read from it."""
     thumbnail = cv2.resize(pixels, (128, 96), interpolation=cv2.INTER_AREA).astype(np.int16)
@@ -317,7 +354,8 @@ def _set_aside(tile: DetectedTile, mostly_outside: bool) -> bool:
     one, a blank) or lies mostly outside the photo: not a tile to read, and a guess at it would only be
     a tile to delete."""
     if FACE_DOWN_WARNING in tile.warnings:
-        return tile.confidence < FACE_DOWN_BELOW
+        # A plain face read as the false okey (whose emblem would show ink) is the back of a tile.
+        return tile.confidence < (FACE_DOWN_AS_F_BELOW if tile.tile == "F" else FACE_DOWN_BELOW)
     return mostly_outside and tile.confidence < OUTSIDE_BELOW
 
 
