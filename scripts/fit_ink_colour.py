@@ -26,7 +26,7 @@ import numpy as np  # noqa: E402
 
 from real_photos import add_photos_argument, load_photos, split_photos, use_photos  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
-from vision.ink import INK_MODEL, INK_SURE, InkColour, _expand, face_patches, ink_features, loose_frames  # noqa: E402
+from vision.ink import INK_MODEL, INK_SURE, InkColour, expand_features, face_patches, ink_features, loose_frames  # noqa: E402
 from vision.numerals import tile_frames  # noqa: E402
 
 COLOURS = ("R", "Y", "B", "K")
@@ -60,7 +60,7 @@ def features_of(photos: list[tuple[Path, list[tuple[str, tuple[float, ...]]]]]) 
 
 def fit(features: np.ndarray, labels: np.ndarray) -> dict[str, object]:
     mean, scale = features.mean(0), features.std(0) + 1e-9
-    x = _expand(features, mean, scale)
+    x = expand_features(features, mean, scale)
     target = np.eye(len(COLOURS))[labels]
     weights = np.zeros((x.shape[1], len(COLOURS)))
     for _ in range(STEPS):

@@ -7,10 +7,6 @@ Photos: tests/data/vision (rendered racks, seed 9101; real Rummikub photos, CC B
 
 from __future__ import annotations
 
-import csv
-from collections import defaultdict
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
@@ -21,20 +17,11 @@ from vision.numerals import tile_frames
 from vision.postprocess import COLOURS, box_iou
 from vision.recognizer import (CUT_WARNING, FACE_DOWN_WARNING, MODELS_DIR, UNREADABLE_WARNING, _drop_twins, _mostly_outside,
                                _set_aside)
-
-DATA = Path(__file__).parent / "data" / "vision"
+from vision_labels import DATA, tile_boxes
 needs_ink = pytest.mark.skipif(not (MODELS_DIR / INK_MODEL).is_file(), reason="models/ink_colour.json is missing")
 
 
-def _labels(name: str) -> dict[str, list[tuple[str, list[float]]]]:
-    found: dict[str, list[tuple[str, list[float]]]] = defaultdict(list)
-    with open(DATA / name, newline="") as handle:
-        for row in csv.DictReader(handle):
-            found[row["image"]].append((row["tile"], [float(row[k]) for k in ("x1", "y1", "x2", "y2")]))
-    return found
-
-
-LABELS = {**_labels("labels.csv"), **_labels("racks.csv")}
+LABELS = {**tile_boxes("labels.csv"), **tile_boxes("racks.csv")}
 PHOTOS = ["real_table_16.jpg", "real_table_17.jpg", "real_table_8.jpg", "real_rack_6.jpg", "rack_front.jpg",
           "rack_tilted_dim.jpg", "synthetic_mixed.jpg"]
 

@@ -6,10 +6,7 @@ Photos: tests/data/vision (rendered racks, seed 9101; real Rummikub photos, CC B
 
 from __future__ import annotations
 
-import csv
 import math
-from collections import defaultdict
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -19,20 +16,11 @@ from vision import Recognizer
 from vision.numerals import NUMBERS, fuse_number, number_posteriors, numeral_crops, tile_frames
 from vision.postprocess import box_iou
 from vision.recognizer import MODELS_DIR, NUMBER_READER
-
-DATA = Path(__file__).parent / "data" / "vision"
+from vision_labels import DATA, tile_boxes
 TILE_W, TILE_H = 40.0, 56.0
 
 
-def _labels(name: str) -> dict[str, list[tuple[str, list[float]]]]:
-    found: dict[str, list[tuple[str, list[float]]]] = defaultdict(list)
-    with open(DATA / name, newline="") as handle:
-        for row in csv.DictReader(handle):
-            found[row["image"]].append((row["tile"], [float(row[k]) for k in ("x1", "y1", "x2", "y2")]))
-    return found
-
-
-RACKS, PHOTOS = _labels("racks.csv"), _labels("labels.csv")
+RACKS, PHOTOS = tile_boxes("racks.csv"), tile_boxes("labels.csv")
 
 
 def _turned_row(angle: float, count: int = 7) -> tuple[np.ndarray, np.ndarray]:
@@ -173,7 +161,7 @@ class _ContraryRecognizer(Recognizer):
         self.sure = sure
 
     def read_numbers(self, pixels: np.ndarray, boxes: np.ndarray, kinds: np.ndarray,
-                     upside_down: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                     upside_down: np.ndarray, frames: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         numbers = np.full((len(boxes), 13), (1 - self.sure) / 12)
         numbers[np.arange(len(boxes)), (np.argmax(kinds[:, :13], 1) + 1) % 13] = self.sure
         return numbers, np.zeros(len(boxes), bool)
@@ -206,7 +194,7 @@ class _BlindRecognizer(Recognizer):
     """Its number reader sees no number on any tile it reads (as on a false okey's emblem)."""
 
     def read_numbers(self, pixels: np.ndarray, boxes: np.ndarray, kinds: np.ndarray,
-                     upside_down: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                     upside_down: np.ndarray, frames: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         return np.full((len(boxes), 13), np.nan), np.ones(len(boxes), bool)
 
 

@@ -32,7 +32,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-__all__ = ["INK_MODEL", "INK_SURE", "ink_features", "face_patches", "loose_frames", "colour_disagrees", "fuse_colour", "InkColour"]
+__all__ = ["INK_MODEL", "INK_SURE", "ink_features", "face_patches", "loose_frames", "expand_features", "colour_disagrees",
+           "fuse_colour", "InkColour"]
 
 INK_MODEL = "ink_colour.json"
 INK_SURE = 0.9
@@ -133,7 +134,7 @@ def ink_features(patch: np.ndarray) -> np.ndarray | None:
                      math.log(chroma[0] / chroma[2]), float(mean.mean()), share])
 
 
-def _expand(features: np.ndarray, mean: np.ndarray, scale: np.ndarray) -> np.ndarray:
+def expand_features(features: np.ndarray, mean: np.ndarray, scale: np.ndarray) -> np.ndarray:
     """Standardised features, the squares of the four colour ones, and a constant."""
     z = (features - mean) / scale
     return np.concatenate([z, z[:, :4] ** 2, np.ones((len(z), 1))], 1)
@@ -155,7 +156,7 @@ class InkColour:
         known = [i for i, f in enumerate(features) if f is not None]
         measured = [f for f in features if f is not None]
         if measured:
-            scores = _expand(np.stack(measured), self._mean, self._scale) @ self._weights
+            scores = expand_features(np.stack(measured), self._mean, self._scale) @ self._weights
             scores = np.exp(scores - scores.max(1, keepdims=True))
             out[known] = scores / scores.sum(1, keepdims=True)
         return out

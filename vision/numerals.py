@@ -243,7 +243,7 @@ class NumberReader:
         self._digit_classes = np.array([alphabet.index(str(d)) + 1 for d in range(10)], np.int64)
 
     def read(self, image: np.ndarray, boxes: np.ndarray, which: np.ndarray | None = None,
-             upside_down: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+             upside_down: np.ndarray | None = None, frames: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """For each box: P(number = 1…13) (N×13, NaN rows for tiles not read) and the likelihood that its
         numeral region shows a number at all (N; 0 where not read).
 
@@ -251,8 +251,9 @@ class NumberReader:
         direction leaves up and down open: ``upside_down`` (each box's P(upside down), the classifier's)
         says which way a tile stands unless it is unsure or the row runs nearly up the photo, where
         "upside down" means little; those tiles are read both ways and keep the likelier reading.
+        ``frames`` are ``tile_frames(boxes)`` when the caller has them already.
         """
-        frames = tile_frames(boxes)
+        frames = tile_frames(boxes) if frames is None else frames
         posteriors = np.full((len(boxes), len(NUMBERS)), np.nan)
         likelihood = np.zeros(len(boxes))
         chosen = np.arange(len(boxes)) if which is None else np.asarray(which, np.int64)

@@ -210,11 +210,11 @@ class Recognizer:
         if len(boxes) == 0:
             return ()
         kinds, colours, upsides = self.classify(tile_crops(pixels, boxes))
-        numbers, no_number = self.read_numbers(pixels, boxes, kinds, upsides[:, 0])
+        frames = tile_frames(boxes)  # the rows, once: the number reader and the ink's look both use them
+        numbers, no_number = self.read_numbers(pixels, boxes, kinds, upsides[:, 0], frames)
         inks = np.full((len(boxes), len(COLOURS)), np.nan)
         blank = np.zeros(len(boxes), bool)
         if self._ink is not None:
-            frames = tile_frames(boxes)
             loose = ~np.isfinite(frames[:, 3])
             features = [ink_features(patch) for patch in face_patches(pixels, boxes, loose_frames(pixels, boxes, frames))]
             # Face down is for loose tiles: a tile standing in a row faces the camera (a small or blurred
@@ -231,9 +231,8 @@ class Recognizer:
                 continue
             colour, colour_flag = fuse_colour(colours[index], inks[index])
             tile, confidence, disagree = _decode(kinds[index], colour, numbers[index])
-            disagree = disagree or (colour_flag and tile not in ("F", "J"))
-            if no_number[index] and tile not in ("F", "J"):
-                disagree = True
+            numbered = tile not in ("F", "J")
+            disagree = disagree or (numbered and (colour_flag or bool(no_number[index]) or colourless))
             confidence = round(confidence * (1 - float(kinds[index][none])), 4)
             upside_down = bool(upsides[index][0] > 0.5)
             x1, y1, x2, y2 = (int(round(float(v))) for v in boxes[index])
@@ -242,11 +241,10 @@ class Recognizer:
                 warnings.append(CUT_WARNING)
             if upside_down:
                 warnings.append(UPSIDE_DOWN_WARNING)
-            if no_number[index] and tile not in ("F", "J"):
+            if numbered and no_number[index]:
                 warnings.append(NO_NUMBER_WARNING)
-            if colourless and tile not in ("F", "J"):
+            if numbered and colourless:
                 warnings.append(NO_COLOUR_WARNING)  # the colour read is a guess: never a sure tile
-                disagree = True
             if not_a_tile or confidence < UNREADABLE_BELOW:
                 warnings.append(UNREADABLE_WARNING)
                 if blank[index]:
@@ -256,7 +254,7 @@ class Recognizer:
         return tuple(found)
 
     def read_numbers(self, pixels: np.ndarray, boxes: np.ndarray, kinds: np.ndarray,
-                     upside_down: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                     upside_down: np.ndarray, frames: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """P(number = 1…13) from the number reader for each box the classifier takes for a numbered tile
         standing in a row (N×13; NaN rows where not read or where the crop shows no number), and whether
         the reader read the box and saw no number at all there (N booleans: a false okey's emblem)."""
@@ -264,7 +262,7 @@ class Recognizer:
         if self._numbers is None:
             return numbers, np.zeros(len(boxes), bool)
         numbered = np.flatnonzero(np.argmax(kinds, 1) < len(NUMBERS))
-        posteriors, likelihood = self._numbers.read(pixels, boxes, numbered, upside_down)
+        posteriors, likelihood = self._numbers.read(pixels, boxes, numbered, upside_down, frames)
         readable = likelihood >= READ_LIKELIHOOD
         numbers[readable] = posteriors[readable]
         return numbers, np.isfinite(posteriors).all(1) & (likelihood < NO_NUMBER_BELOW)
