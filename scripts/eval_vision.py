@@ -187,6 +187,20 @@ def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool, thres
     print("number confusions (truth→read):", ", ".join(f"{a}→{b}: {n}" for (a, b), n in number_confusions.most_common()) or "none")
 
 
+def _weaken(recognizer: Recognizer, share: float) -> None:
+    """Make ``recognizer``'s detector miss ``share`` of its boxes at random, drawn from the photo's pixels
+    (so the same boxes go with and without the later stages)."""
+    find_tiles = recognizer.find_tiles
+
+    def weaker(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        boxes, scores = find_tiles(pixels)
+        seed = int(pixels[::97, ::89].astype(np.int64).sum()) % 2**31
+        keep = np.random.default_rng(seed).random(len(boxes)) >= share
+        return boxes[keep], scores[keep]
+
+    recognizer.find_tiles = weaker  # type: ignore[method-assign]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="evaluate tile recognition on the held-out real photos")
     parser.add_argument("--models", type=Path, default=MODELS_DIR)
@@ -196,12 +210,20 @@ def main() -> None:
     parser.add_argument("--no-rack-prior", action="store_true", help="leave out the row checks of vision/rack.py")
     parser.add_argument("--no-number-reader", action="store_true", help="leave out the number reader (vision/numerals.py)")
     parser.add_argument("--no-ink-check", action="store_true", help="leave out the ink-colour check (vision/ink.py)")
+    parser.add_argument("--no-row-gaps", action="store_true",
+                        help="leave out the search for tiles missed in a row (vision/rack.py row_gaps)")
+    parser.add_argument("--drop-boxes", type=float, default=0.0, metavar="SHARE",
+                        help="stress test: throw away this share of the detector's boxes (the same ones on every run), "
+                             "as a detector weaker on some tile set would miss them")
     add_photos_argument(parser)
     parser.add_argument("--thresholds", type=float, nargs="*", default=(), help="also score these low-confidence thresholds")
     args = parser.parse_args()
     use_photos(args.photos)
     recognizer = Recognizer(args.models, turns=args.turns, rack_prior=not args.no_rack_prior,
-                            read_numbers=not args.no_number_reader, check_ink=not args.no_ink_check)
+                            read_numbers=not args.no_number_reader, check_ink=not args.no_ink_check,
+                            fill_rows=not args.no_row_gaps)
+    if args.drop_boxes:
+        _weaken(recognizer, args.drop_boxes)
     if not args.synthetic:
         evaluate(recognizer, real_samples(), args.verbose, tuple(args.thresholds))
         return

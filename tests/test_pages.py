@@ -620,6 +620,14 @@ def test_rename_a_player(editor: FlaskClient, store: TableStore, okey_table: str
     assert duplicate.status_code == 422 and "Two players would be called “ali”" in text(duplicate.text)
 
 
+def test_every_warning_the_recogniser_puts_on_a_tile_has_words_on_the_page() -> None:
+    import vision.recognizer as recognizer
+    from companion.web.views_text import PHOTO_WORDS
+
+    tile_warnings = {value for name, value in vars(recognizer).items() if name.endswith("_WARNING")}
+    assert tile_warnings and tile_warnings <= set(PHOTO_WORDS)
+
+
 def test_catalogues_translate_every_message_with_the_same_placeholders() -> None:
     from pathlib import Path
 

@@ -11,7 +11,9 @@ import pytest
 
 from vision import Recognizer
 from vision.postprocess import box_iou
-from vision.rack import apply_rack_prior, find_rows, merge_rows, row_angle
+from vision.imageio import load_image
+from vision.rack import GAP_MOST, apply_rack_prior, find_rows, merge_rows, row_angle, row_gaps
+from vision.recognizer import GAP_WARNING
 
 
 def _row(count: int, top: float = 0.0, width: float = 20.0, height: float = 28.0, left: float = 0.0) -> np.ndarray:
@@ -121,3 +123,89 @@ def test_two_halves_of_a_rack_count_the_tiles_both_show_once() -> None:
     assert merge_rows([["R4", "R4"]], [["R4", "R4"]]) == [["R4", "R4"]]
     assert merge_rows([["R1"]], [["Y7"], ["K1"]]) == [["R1", "Y7"], ["K1"]]
     assert merge_rows([], [["F"]]) == [["F"]]
+
+
+# -- tiles the detector missed, looked for from their row (vision.rack.row_gaps) ------------------------------
+
+def _frames(boxes: np.ndarray) -> np.ndarray:
+    from vision.numerals import tile_frames
+
+    return tile_frames(boxes)
+
+
+def test_row_gaps_propose_the_places_of_missed_tiles_between_and_past_the_ends() -> None:
+    rack = _rack()  # rows of 8 and 7 tiles, 20 px wide
+    one_missing = np.delete(rack, 3, 0)
+    places = row_gaps(one_missing, _frames(one_missing), ends=False)
+    assert places.tolist() == [[60, 0, 80, 28]]
+    two_missing = np.delete(rack, [3, 4], 0)
+    assert row_gaps(two_missing, _frames(two_missing), ends=False).tolist() == [[60, 0, 80, 28], [80, 0, 100, 28]]
+    # Past each end of each row, one tile further on.
+    ends = row_gaps(rack, _frames(rack)).tolist()
+    assert sorted(ends) == sorted([[-20, 0, 0, 28], [160, 0, 180, 28], [-20, 40, 0, 68], [140, 40, 160, 68]])
+    # A quarter-turned rack: the same places, turned.
+    turned = one_missing[:, [1, 0, 3, 2]]
+    assert row_gaps(turned, _frames(turned), ends=False).tolist() == [[0, 60, 28, 80]]
+
+
+def test_row_gaps_leave_out_what_is_not_a_whole_missing_tile() -> None:
+    # Tiles 1.5 widths apart are a spaced-out row, not a missing tile; more than GAP_MOST missing is no gap.
+    spaced = np.array([[i * 30, 0, i * 30 + 20, 28] for i in range(6)], np.float32)
+    assert row_gaps(spaced, _frames(spaced), ends=False).size == 0
+    far = np.concatenate([_row(4), _row(4, left=80 + 20 * GAP_MOST + 20)])
+    assert row_gaps(far, _frames(far), ends=False).size == 0
+    # A box (a loose tile, say) between the two: nothing proposed over it.
+    blocked = np.concatenate([np.delete(_row(8), 3, 0), [[62, 4, 78, 26]]]).astype(np.float32)
+    assert [60, 0, 80, 28] not in row_gaps(blocked, _frames(blocked), ends=False).tolist()
+    # Loose tiles (no rows) give no places at all.
+    rng = np.random.default_rng(4)
+    loose = np.array([[x, y, x + 30, y + 30] for x, y in rng.uniform(0, 600, (9, 2))], np.float32)
+    frames = _frames(loose)
+    if not np.isfinite(frames[:, 3]).any():
+        assert row_gaps(loose, frames).size == 0
+
+
+def _missing(recognizer: Recognizer, dropped: set[int]) -> None:
+    """Make ``recognizer``'s detector miss the boxes at ``dropped`` (indices in its own order)."""
+    find_tiles = recognizer.find_tiles
+
+    def weaker(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        boxes, scores = find_tiles(pixels)
+        keep = [i for i in range(len(boxes)) if i not in dropped]
+        return boxes[keep], scores[keep]
+
+    recognizer.find_tiles = weaker  # type: ignore[method-assign]
+
+
+def _truth_hits(result, truth: list[tuple[str, np.ndarray]]) -> list[tuple[str, object]]:
+    found = np.array([t.box for t in result.tiles], np.float32).reshape(-1, 4)
+    hits = []
+    for tile, box in truth:
+        overlaps = box_iou(box, found) if len(found) else np.zeros(1, np.float32)
+        best = int(np.argmax(overlaps))
+        hits.append((tile, result.tiles[best] if overlaps[best] >= 0.5 else None))
+    return hits
+
+
+@pytest.mark.parametrize("image", sorted(RACKS))
+def test_a_tile_the_detector_missed_in_a_row_is_found_from_the_row_and_flagged(image: str) -> None:
+    full = Recognizer.default().recognize(DATA / image)
+    assert not any(GAP_WARNING in t.warnings for t in full.tiles)  # nothing missed: nothing added
+    boxes, _ = Recognizer.default().find_tiles(load_image(DATA / image))
+    # Every third tile inside each row (not its ends) is missed.
+    dropped = {i for row in find_rows(boxes) for i in row[1:-1][::3]}
+    assert dropped
+    weak, plain = Recognizer(), Recognizer(fill_rows=False)
+    _missing(weak, dropped)
+    _missing(plain, dropped)
+    truth = RACKS[image]
+    with_gaps = dict(enumerate(_truth_hits(weak.recognize(DATA / image), truth)))
+    without = dict(enumerate(_truth_hits(plain.recognize(DATA / image), truth)))
+    lost = [k for k, (_, tile) in without.items() if tile is None]
+    recovered = [k for k in lost if with_gaps[k][1] is not None]
+    assert len(recovered) >= 0.75 * len(lost), (image, len(lost), len(recovered))
+    for k in recovered:
+        tile = with_gaps[k][1]
+        assert tile.low_confidence and GAP_WARNING in tile.warnings  # never added silently
+    right = sum(with_gaps[k][1].tile == with_gaps[k][0] for k in recovered)
+    assert right >= 0.75 * len(recovered), [(with_gaps[k][0], with_gaps[k][1]) for k in recovered]

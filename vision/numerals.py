@@ -83,12 +83,13 @@ def _chains(links: np.ndarray) -> np.ndarray:
     return np.bincount(label, minlength=len(links))[label]
 
 
-def tile_frames(boxes: np.ndarray) -> np.ndarray:
+def tile_frames(boxes: np.ndarray, reach: float = _ROW_REACH) -> np.ndarray:
     """Each box's tile as (cx, cy, angle, width, height): ``angle`` is the row's direction; the width is
     measured along the row (the distance to a touching neighbour) and the height across it, both
     solved from the axis-aligned box.  A box is in a row when neighbours along that direction link it
     to at least two others (or one, where the photo has a row of four); the others (loose tiles,
-    fewer than 3 boxes) get NaN width and are left to the classifier.
+    fewer than 3 boxes) get NaN width and are left to the classifier.  ``reach``: how far apart two
+    neighbours may be, in short sides (a longer reach links tiles across a missed one).
     """
     frames = np.full((len(boxes), 5), np.nan, np.float32)
     if len(boxes) == 0:
@@ -106,7 +107,7 @@ def tile_frames(boxes: np.ndarray) -> np.ndarray:
     distance = np.linalg.norm(offsets, axis=2)
     np.fill_diagonal(distance, np.inf)
     cosine = np.abs(offsets @ along) / np.maximum(distance, 1e-9)
-    reach = _ROW_REACH * np.minimum(short[:, None], short[None, :])
+    reach = reach * np.minimum(short[:, None], short[None, :])
     links = (cosine >= math.cos(_ROW_SLACK)) & (distance <= reach)
     chain = _chains(links)
     # Three in line make a row; once a photo shows a row of four, a pair along it is a group on the rack.

@@ -9,6 +9,9 @@ neighbours that are also found.  :func:`apply_rack_prior` finds the rows, then
 - stretches a box much shorter than its row's tiles to the row's top and bottom (a tile whose foot
   or number was missed), so the classifier reads the whole tile.
 
+:func:`row_gaps` gives the places where a row seems to miss a tile the detector did not find at all
+(between two found tiles, or past a row's end), for the recogniser to look at.
+
 Only boxes change, never what a tile is read as: the classifier reads the corrected boxes.  Rows are
 looked for only when the boxes line up along one direction within 20° of a side of the photo (a
 turned rack is handled by swapping axes); loose tiles and tables are left as they are.
@@ -25,11 +28,17 @@ import math
 
 import numpy as np
 
-__all__ = ["find_rows", "row_angle", "apply_rack_prior", "merge_rows", "MIN_ROW"]
+__all__ = ["find_rows", "row_angle", "apply_rack_prior", "row_gaps", "merge_rows", "MIN_ROW", "GAP_MOST"]
 
 MIN_ROW = 4
 """A row needs this many boxes before its shape is trusted."""
 _MAX_TILT = math.radians(20)
+GAP_MOST = 3
+"""At most this many tiles missing in a row between two found ones are looked for (:func:`row_gaps`)."""
+# Two tiles of a row lie a whole number of tile widths apart, give or take this share of a width.
+_WHOLE_TILES = 0.3
+# Tiles of one row: centres this share of the tile's height apart across the row, at most.
+_SAME_ROW = 0.3
 
 
 def row_angle(boxes: np.ndarray) -> float | None:
@@ -134,6 +143,75 @@ def apply_rack_prior(boxes: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray,
         fixed, kept = _fix_horizontal(boxes[:, [1, 0, 3, 2]], scores)
         return fixed[:, [1, 0, 3, 2]], kept
     return boxes, scores
+
+
+def row_gaps(boxes: np.ndarray, frames: np.ndarray, most: int = GAP_MOST, ends: bool = True) -> np.ndarray:
+    """Boxes where a row seems to miss tiles the detector did not find: between two boxes of one row
+    (``frames`` from ``vision.numerals.tile_frames``: finite width) that lie 2 to ``most`` + 1 tile
+    widths apart along the row, a whole number of widths, with no other box between them, one box per
+    missing tile, spaced evenly between the two (perspective shrinks tiles along a tilted row, and the
+    two boxes carry it); with ``ends``, also one box beyond each end of a row, a step further on from
+    its neighbour (or a tile's width).  A box left out of the rows (its neighbours missed too) counts
+    as a row's tile when it is their size.  A gap left between groups on the rack, or the empty rack
+    past a row's end, is proposed too: the proposals are places to look, and the classifier decides
+    whether a tile stands there.  K×4 ``float32``, possibly outside the photo.
+
+    >>> boxes = np.array([[0, 0, 10, 14], [10, 0, 20, 14], [20, 0, 30, 14], [50, 0, 60, 14]], np.float32)
+    >>> frames = np.array([[5, 7, 0, 10, 14], [15, 7, 0, 10, 14], [25, 7, 0, 10, 14], [55, 7, 0, 10, 14]], np.float32)
+    >>> row_gaps(boxes, frames, ends=False).tolist()
+    [[30.0, 0.0, 40.0, 14.0], [40.0, 0.0, 50.0, 14.0]]
+    >>> row_gaps(boxes, frames).tolist()[2:]
+    [[-10.0, 0.0, 0.0, 14.0], [60.0, 0.0, 70.0, 14.0]]
+    """
+    found: list[np.ndarray] = []
+    in_row = np.flatnonzero(np.isfinite(frames[:, 3]))
+    if len(in_row) < 2:
+        return np.zeros((0, 4), np.float32)
+    angle = float(frames[in_row[0], 2])
+    along = np.array([math.cos(angle), math.sin(angle)], np.float32)
+    across = np.array([-along[1], along[0]], np.float32)
+    centres = np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], 1)
+    # A box left out of the rows (its neighbours were missed too) is a row mate when it is the size of
+    # the rows' tiles; its width and height are theirs, scaled by its size.
+    short = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+    typical = float(np.median(short[in_row]))
+    scale = short / max(typical, 1e-9)
+    widths = np.where(np.isfinite(frames[:, 3]), frames[:, 3], float(np.median(frames[in_row, 3])) * scale)
+    heights = np.where(np.isfinite(frames[:, 4]), frames[:, 4], float(np.median(frames[in_row, 4])) * scale)
+    row_mates = np.isfinite(frames[:, 3]) | ((scale >= 0.75) & (scale <= 1.33))
+    ends_found: list[np.ndarray] = []
+    for i in np.flatnonzero(row_mates):
+        offsets = centres - centres[i]
+        ahead, aside = offsets @ along, np.abs(offsets @ across)
+        width, height = float(widths[i]), float(heights[i])
+        same_row = aside < _SAME_ROW * height
+        forward = np.flatnonzero(same_row & (ahead > 0.5 * width) & row_mates)
+        backward = np.flatnonzero(same_row & (ahead < -0.5 * width) & row_mates)
+        if ends and len(backward) and not np.any(same_row & (ahead > 0.5 * width)):
+            # The row's last tile: one more place beyond it, as far on as its neighbour behind it lies
+            # (a tile's width where that one is further off).
+            k = backward[np.argmax(ahead[backward])]
+            adjacent = abs(-ahead[k] / ((width + float(widths[k])) / 2) - 1) <= _WHOLE_TILES
+            ends_found.append(boxes[i] + np.tile(centres[i] - centres[k] if adjacent else width * along, 2))
+        if ends and len(forward) and not np.any(same_row & (ahead < -0.5 * width)):
+            k = forward[np.argmin(ahead[forward])]
+            adjacent = abs(ahead[k] / ((width + float(widths[k])) / 2) - 1) <= _WHOLE_TILES
+            ends_found.append(boxes[i] - np.tile(centres[k] - centres[i] if adjacent else width * along, 2))
+        if not len(forward):
+            continue
+        j = forward[np.argmin(ahead[forward])]
+        step = (width + float(widths[j])) / 2
+        tiles = ahead[j] / step
+        missing = int(round(tiles)) - 1
+        if not 1 <= missing <= most or abs(tiles - (missing + 1)) > _WHOLE_TILES:
+            continue
+        # Nothing else (a loose tile, a box of the other tier leaning in) between the two.
+        between = (ahead > 0.5 * step) & (ahead < ahead[j] - 0.5 * step) & (aside < 0.5 * height)
+        if between.any():
+            continue
+        for m in range(1, missing + 1):
+            found.append(boxes[i] + (boxes[j] - boxes[i]) * (m / (missing + 1)))
+    return np.array(found + ends_found, np.float32).reshape(-1, 4)
 
 
 def merge_rows(first: list[list[str]], second: list[list[str]]) -> list[list[str]]:

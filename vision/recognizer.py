@@ -1,8 +1,9 @@
 """The recogniser: photo → tiles in our notation, with boxes, confidences and warnings.
 
 Small pure stages around one stateless object holding the ONNX sessions (created once):
-load (EXIF, limits) → find tiles (centre-heatmap detector) → crop → classify → read the numbers of
-tiles standing in a row (``vision.numerals``) → decode → reading order.
+load (EXIF, limits) → find tiles (centre-heatmap detector) → look for tiles it missed in the rows'
+gaps and past their ends (``vision.rack.row_gaps``) → crop → classify → read the numbers of tiles
+standing in a row (``vision.numerals``) → decode → reading order.
 Low confidence is reported, never hidden: such tiles carry ``low_confidence`` for the UI to confirm,
 and so does every tile whose number the classifier and the number reader read differently.
 """
@@ -24,9 +25,9 @@ import onnxruntime as ort  # type: ignore[import-untyped]
 from vision.imageio import load_image
 from vision.ink import INK_MODEL, InkColour, face_patches, fuse_colour, ink_features, loose_frames
 from vision.numerals import NUMBERS, NumberReader, fuse_number, tile_frames
-from vision.postprocess import COLOURS, KINDS, decode_detections, decode_tile, reading_order, suppress_overlaps
+from vision.postprocess import COLOURS, KINDS, box_iou, decode_detections, decode_tile, reading_order, suppress_overlaps
 from vision.preprocess import DETECT_LONG_SIDE, detector_input, tile_crops
-from vision.rack import apply_rack_prior
+from vision.rack import apply_rack_prior, row_gaps
 
 __all__ = ["DetectedTile", "Recognition", "Recognizer", "recognize_file", "MODELS_DIR"]
 
@@ -69,6 +70,18 @@ READ_LIKELIHOOD = 0.1
 NO_NUMBER_BELOW = 0.07
 NO_NUMBER_WARNING = "no number seen: a false okey?"
 NO_COLOUR_WARNING = "no colour in the photo"
+# A place in a row where the detector found no tile but its neighbours say one stands (vision.rack.row_gaps)
+# is read like a found tile; a tile is kept there only when the classifier takes it for one (not "none",
+# P(none) below this) and reads it with a confidence of GAP_CONFIDENCE at least (on the rendered racks the
+# places read fainter were the rack, a face-down tile or a box half on a found tile), and it is always
+# flagged: its box is a guess from the row, not a detection.
+GAP_NONE_BELOW = 0.5
+GAP_WARNING = "found from its row"
+GAP_ROUNDS = 3
+# For the search, rows are linked across up to GAP_MOST missed tiles (4.5 short sides: a close-up's tiles are
+# about as wide as their box's short side); the number reader keeps its own, shorter reach.
+GAP_REACH = 4.5
+GAP_CONFIDENCE = 0.5
 # A photo is colourless (greyscale, a monochrome camera) when even its most coloured pixels are nearly
 # grey: the 99th percentile of max − min channel on a 128×96 thumbnail.  Measured: at least 16 on 800
 # rack renders (dim ones included) and every real photo with tiles, 10 on an empty real table; a
@@ -140,9 +153,10 @@ class Recognizer:
     """Holds the detector and classifier sessions; :meth:`recognize` is stateless and thread-safe."""
 
     def __init__(self, models_dir: Path = MODELS_DIR, threads: int = 2, turns: int = 4, rack_prior: bool = True,
-                 read_numbers: bool = True, check_ink: bool = True) -> None:
+                 read_numbers: bool = True, check_ink: bool = True, fill_rows: bool = True) -> None:
         self.turns = turns
         self.rack_prior = rack_prior
+        self.fill_rows = fill_rows
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
@@ -170,7 +184,10 @@ class Recognizer:
         pixels = load_image(image)
         height, width = pixels.shape[:2]
         boxes, scores = self.find_tiles(pixels)
-        read = _drop_twins(self.read_tiles(pixels, boxes, scores))
+        gaps = self.fill_rows_gaps(pixels, boxes) if self.fill_rows else np.zeros((0, 4), np.float32)
+        proposed = np.r_[np.zeros(len(boxes), bool), np.ones(len(gaps), bool)]
+        boxes, scores = np.concatenate([boxes, gaps]), np.concatenate([scores, np.zeros(len(gaps), np.float32)])
+        read = _drop_twins(self.read_tiles(pixels, boxes, scores, proposed))
         outside = _mostly_outside(read)
         aside = tuple(tile for tile, out in zip(read, outside) if _set_aside(tile, out))
         tiles = tuple(tile for tile, out in zip(read, outside) if not _set_aside(tile, out))
@@ -197,6 +214,33 @@ class Recognizer:
             boxes, scores = apply_rack_prior(boxes, scores)
         return boxes, scores
 
+    def fill_rows_gaps(self, pixels: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """Boxes for tiles the detector missed in its rows: places between two found tiles of a row or
+        past a row's end (``vision.rack.row_gaps``), clipped to the photo, where the classifier sees a tile.
+        A place found so is a tile of the row from then on, so a run of missed tiles is filled from its
+        ends, up to ``GAP_ROUNDS`` rounds.  Places mostly outside the photo, or overlapping a box, are not looked at."""
+        height, width = pixels.shape[:2]
+        kept = np.zeros((0, 4), np.float32)
+        tried = boxes.astype(np.float32)
+        for _ in range(GAP_ROUNDS):
+            known = np.concatenate([boxes, kept]).astype(np.float32)
+            if len(known) < 3:
+                break
+            places = row_gaps(known, tile_frames(known, reach=GAP_REACH))
+            clipped = np.clip(places, 0, [width, height, width, height]).astype(np.float32)
+            inside = _area(clipped) >= IN_FRAME * np.maximum(_area(places), 1e-9)
+            new = [box for box, ok in zip(clipped, inside) if ok and float(box_iou(box, tried).max()) < 0.3]
+            if not new:
+                break
+            new_boxes = np.array(new, np.float32)
+            tried = np.concatenate([tried, new_boxes])
+            kinds, _, _ = self.classify(tile_crops(pixels, new_boxes))
+            tile_like = (np.argmax(kinds, 1) != KINDS.index("none")) & (kinds[:, KINDS.index("none")] < GAP_NONE_BELOW)
+            if not tile_like.any():
+                break
+            kept = np.concatenate([kept, new_boxes[tile_like]])
+        return kept
+
     def _detect(self, pixels: np.ndarray, long_side: int) -> tuple[np.ndarray, np.ndarray]:
         tensor, scale = detector_input(pixels, long_side)
         heatmap, size, offset = self._detector.run(None, {"image": tensor})
@@ -205,10 +249,14 @@ class Recognizer:
         height, width = pixels.shape[:2]
         return np.clip(boxes[keep], 0, [width, height, width, height]), scores[keep]
 
-    def read_tiles(self, pixels: np.ndarray, boxes: np.ndarray, scores: np.ndarray) -> tuple[DetectedTile, ...]:
-        """Classify each box's crop, read the numbers of tiles in rows, and build the tiles in reading order."""
+    def read_tiles(self, pixels: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
+                   proposed: np.ndarray | None = None) -> tuple[DetectedTile, ...]:
+        """Classify each box's crop, read the numbers of tiles in rows, and build the tiles in reading order.
+        ``proposed`` marks boxes no detection gave (gaps in a row): kept only where the classifier sees a tile."""
         if len(boxes) == 0:
             return ()
+        if proposed is None:
+            proposed = np.zeros(len(boxes), bool)
         kinds, colours, upsides = self.classify(tile_crops(pixels, boxes))
         frames = tile_frames(boxes)  # the rows, once: the number reader and the ink's look both use them
         numbers, no_number = self.read_numbers(pixels, boxes, kinds, upsides[:, 0], frames)
@@ -229,11 +277,17 @@ class Recognizer:
             not_a_tile = int(np.argmax(kinds[index])) == none
             if not_a_tile and scores[index] < SURE_DETECTION:
                 continue
+            if proposed[index] and (not_a_tile or kinds[index][none] >= GAP_NONE_BELOW):
+                continue
             colour, colour_flag = fuse_colour(colours[index], inks[index])
             tile, confidence, disagree = _decode(kinds[index], colour, numbers[index])
             numbered = tile not in ("F", "J")
             disagree = disagree or (numbered and (colour_flag or bool(no_number[index]) or colourless))
             confidence = round(confidence * (1 - float(kinds[index][none])), 4)
+            if proposed[index]:
+                if confidence < GAP_CONFIDENCE:
+                    continue  # a faint reading is no tile to add: on the renders, the rack, a back, a half box
+                disagree = True  # the detector did not see it: a tile found from its row is always confirmed by a tap
             upside_down = bool(upsides[index][0] > 0.5)
             x1, y1, x2, y2 = (int(round(float(v))) for v in boxes[index])
             warnings = []
@@ -245,6 +299,8 @@ class Recognizer:
                 warnings.append(NO_NUMBER_WARNING)
             if numbered and colourless:
                 warnings.append(NO_COLOUR_WARNING)  # the colour read is a guess: never a sure tile
+            if proposed[index]:
+                warnings.append(GAP_WARNING)
             if not_a_tile or confidence < UNREADABLE_BELOW:
                 warnings.append(UNREADABLE_WARNING)
                 if blank[index]:
@@ -328,6 +384,10 @@ def _drop_twins(tiles: tuple[DetectedTile, ...]) -> tuple[DetectedTile, ...]:
             if twin:
                 dropped.add(j)
     return tuple(t for k, t in enumerate(tiles) if k not in dropped)
+
+
+def _area(boxes: np.ndarray) -> np.ndarray:
+    return np.asarray((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]))
 
 
 def _colourless(pixels: np.ndarray) -> bool:

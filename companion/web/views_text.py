@@ -612,6 +612,7 @@ PHOTO_WORDS: dict[str, LazyString] = {
     "no ink: face down or blank": _l("face down or blank"),
     "no number seen: a false okey?": _l("no number seen: a false okey?"),
     "no colour in the photo": _l("no colour in the photo"),
+    "found from its row": _l("found from its row: check it"),
 }
 """The recogniser's per-tile warnings."""
 
