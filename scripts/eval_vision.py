@@ -201,6 +201,20 @@ def _weaken(recognizer: Recognizer, share: float) -> None:
     recognizer.find_tiles = weaker  # type: ignore[method-assign]
 
 
+def _mislead(recognizer: Recognizer, share: float) -> None:
+    """Turn ``recognizer``'s up/down over for ``share`` of the tiles before the number reader reads them,
+    drawn from the photo's pixels like :func:`_weaken`."""
+    read_numbers = recognizer.read_numbers
+
+    def misled(pixels: np.ndarray, boxes: np.ndarray, kinds: np.ndarray, upside_down: np.ndarray,
+               frames: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        seed = int(pixels[::97, ::89].astype(np.int64).sum()) % 2**31
+        turned = np.random.default_rng(seed).random(len(boxes)) < share
+        return read_numbers(pixels, boxes, kinds, np.where(turned, 1 - upside_down, upside_down), frames)
+
+    recognizer.read_numbers = misled  # type: ignore[method-assign]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="evaluate tile recognition on the held-out real photos")
     parser.add_argument("--models", type=Path, default=MODELS_DIR)
@@ -215,6 +229,9 @@ def main() -> None:
     parser.add_argument("--drop-boxes", type=float, default=0.0, metavar="SHARE",
                         help="stress test: throw away this share of the detector's boxes (the same ones on every run), "
                              "as a detector weaker on some tile set would miss them")
+    parser.add_argument("--flip-up-down", type=float, default=0.0, metavar="SHARE",
+                        help="stress test: turn the classifier's up/down over for this share of the tiles the number "
+                             "reader reads, as a head wrong on some tile set would be")
     add_photos_argument(parser)
     parser.add_argument("--thresholds", type=float, nargs="*", default=(), help="also score these low-confidence thresholds")
     args = parser.parse_args()
@@ -224,6 +241,8 @@ def main() -> None:
                             fill_rows=not args.no_row_gaps)
     if args.drop_boxes:
         _weaken(recognizer, args.drop_boxes)
+    if args.flip_up_down:
+        _mislead(recognizer, args.flip_up_down)
     if not args.synthetic:
         evaluate(recognizer, real_samples(), args.verbose, tuple(args.thresholds))
         return

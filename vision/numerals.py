@@ -4,8 +4,9 @@ The square crop the classifier reads takes in both neighbours of a tile standing
 commonest misreads are numbers (6→5, 1→7, 2→12, 13→11).  This stage crops only the numeral region of
 each tile, upright along the rack's row, as wide as the tile measured along the row (the spacing of
 touching neighbours), and reads it with PP-OCR's text recogniser (``models/numerals.onnx``), its
-alphabet restricted to digits.  A row's direction leaves the tile's up and down open: the classifier's
-up/down decides, or where it cannot, both ways are read and the likelier kept.
+alphabet restricted to digits.  A row's direction leaves the tile's up and down open: a tile is read the
+way the classifier's up/down says, and both ways where it is unsure or that way shows no clear number;
+the likelier reading is kept, the classifier's up/down weighing in.
 
 Pure geometry (``tile_frames``, ``numeral_crops``) and decoding (``number_posteriors``) are functions;
 :class:`NumberReader` only holds the ONNX session.
@@ -42,10 +43,15 @@ NUMERAL_WIDTH = 0.96
 # this many times their short side apart (touching tiles: about once; a rack with gaps: up to 1.7).
 _ROW_REACH = 1.8
 _ROW_SLACK = math.radians(12)
-# The classifier's up/down says which way a tile in a row stands, unless the row runs within 25° of
-# the photo's vertical (a quarter-turned rack) or it is less sure than 0.5 ± 0.3.
+# Each tile in a row is read both ways up; the classifier's P(upside down), held within 0.05-0.95 (its word
+# counts at most 19 : 1 against what the reader sees), weighs the two readings, except where the row runs
+# within 25° of the photo's vertical (a quarter-turned rack), where "upside down" means little.
 _UPRIGHT_ROWS = math.radians(65)
+_UPSIDE_SAY = 0.3
+# The head is sure of the way when its P(upside down) is 0.5 ± 0.3 or further; that way alone is read first,
+# and the other way too when the first shows a number with a likelihood below _RETRY_BELOW.
 _SURE_UPSIDE = 0.3
+_RETRY_BELOW = 0.5
 READER_SURE = 0.6
 """Below this probability of its likeliest number the reader neither confirms nor contradicts the classifier."""
 
@@ -249,9 +255,12 @@ class NumberReader:
         numeral region shows a number at all (N; 0 where not read).
 
         Only the boxes ``which`` are read (default: all) and only those standing in a row.  The row's
-        direction leaves up and down open: ``upside_down`` (each box's P(upside down), the classifier's)
-        says which way a tile stands unless it is unsure or the row runs nearly up the photo, where
-        "upside down" means little; those tiles are read both ways and keep the likelier reading.
+        direction leaves up and down open.  ``upside_down`` (each box's P(upside down), the classifier's)
+        says which way to read a tile first; where it is unsure, or the row runs nearly up the photo
+        ("upside down" means little there), the tile is read both ways, and so it is where the first way
+        shows no clear number (likelihood below ``_RETRY_BELOW``: the head may be wrong on a set it never
+        learnt).  Of two readings the likelier is kept, each likelihood weighed by ``upside_down`` held
+        within ``_UPSIDE_SAY``, so a wrong head costs mostly the numbers that read alike both ways (6, 9).
         ``frames`` are ``tile_frames(boxes)`` when the caller has them already.
         """
         frames = tile_frames(boxes) if frames is None else frames
@@ -262,19 +271,34 @@ class NumberReader:
         if len(chosen) == 0:
             return posteriors, likelihood
         upside = np.full(len(boxes), 0.5) if upside_down is None else np.asarray(upside_down, np.float64)
-        known = np.abs(upside[chosen] - 0.5) >= _SURE_UPSIDE
         if abs(float(frames[chosen[0], 2])) > _UPRIGHT_ROWS:
-            known[:] = False
-        single, both = chosen[known], chosen[~known]
-        order = np.concatenate([single, np.repeat(both, 2)])
-        turns = np.concatenate([upside[single] > 0.5, np.tile([False, True], len(both))]).astype(np.int64)
-        post, total = self._run(image, frames[order], turns)
-        posteriors[single], likelihood[single] = post[: len(single)], total[: len(single)]
-        if len(both):
-            pairs = total[len(single) :].reshape(-1, 2)
-            pick = len(single) + 2 * np.arange(len(both)) + np.argmax(pairs, 1)
-            posteriors[both], likelihood[both] = post[pick], total[pick]
+            upside = np.full(len(boxes), 0.5)
+        # First look: the way the head is sure of, or both ways where it is not.
+        sure = np.abs(upside[chosen] - 0.5) >= _SURE_UPSIDE
+        ways = np.full((len(chosen), 2), -1.0)  # the likelihood each way up (-1: not read that way)
+        reads = np.full((len(chosen), 2, len(NUMBERS)), np.nan)
+        first = [(k, int(upside[i] > 0.5)) for k, i in enumerate(chosen) if sure[k]]
+        first += [(int(k), turn) for k in np.flatnonzero(~sure) for turn in (0, 1)]
+        self._look(image, frames, chosen, first, ways, reads)
+        # A sure head's way that shows no clear number is read the other way too: the head may be wrong.
+        again = [(int(k), 1 - int(upside[chosen[k]] > 0.5)) for k in np.flatnonzero(sure) if ways[k].max() < _RETRY_BELOW]
+        self._look(image, frames, chosen, again, ways, reads)
+        weight = np.clip(upside[chosen], _UPSIDE_SAY, 1 - _UPSIDE_SAY)
+        pick = np.argmax(np.where(ways >= 0, ways * np.stack([1 - weight, weight], 1), -1.0), 1)
+        rows = np.arange(len(chosen))
+        posteriors[chosen], likelihood[chosen] = reads[rows, pick], np.maximum(ways[rows, pick], 0.0)
         return posteriors, likelihood
+
+    def _look(self, image: np.ndarray, frames: np.ndarray, chosen: np.ndarray, looks: list[tuple[int, int]],
+              ways: np.ndarray, reads: np.ndarray) -> None:
+        """Read the tiles ``chosen[k]`` turned ``turn`` for each (k, turn) of ``looks``, in one batch, into
+        ``ways[k, turn]`` (the likelihood of a number) and ``reads[k, turn]`` (P(number))."""
+        if not looks:
+            return
+        index = np.array([k for k, _ in looks], np.int64)
+        turns = np.array([turn for _, turn in looks], np.int64)
+        post, total = self._run(image, frames[chosen[index]], turns)
+        ways[index, turns], reads[index, turns] = total, post
 
     def _run(self, image: np.ndarray, frames: np.ndarray, turns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         crops = numeral_crops(image, frames, turns)
