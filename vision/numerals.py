@@ -16,7 +16,7 @@ Pure geometry (``tile_frames``, ``numeral_crops``) and decoding (``number_poster
 >>> [round(float(v), 2) for v in frames[1]]
 [30.0, 14.0, 0.0, 20.0, 28.0]
 >>> numeral_crops(np.zeros((40, 90, 3), np.uint8), frames, np.zeros(4, int)).shape
-(4, 3, 48, 48)
+(4, 3, 48, 72)
 """
 
 from __future__ import annotations
@@ -28,13 +28,17 @@ import cv2
 import numpy as np
 import onnxruntime as ort  # type: ignore[import-untyped]
 
-__all__ = ["NUMBERS", "READ_HEIGHT", "READ_WIDTH", "tile_frames", "numeral_crops", "number_posteriors", "fuse_number",
+__all__ = ["NUMBERS", "READ_HEIGHT", "READ_WIDTH", "READ_STRETCH", "tile_frames", "numeral_crops", "number_posteriors", "fuse_number",
            "NumberReader"]
 
 NUMBERS = tuple(range(1, 14))
 READ_HEIGHT = 48
 """PP-OCRv4's recogniser reads text lines 48 px tall."""
-READ_WIDTH = 48
+READ_STRETCH = 1.5
+"""The numeral region is drawn this many times as wide as it is: PP-OCR's CTC gives one frame per 8 px of
+width, so a square region read 72 px wide gets 9 frames rather than 6, room for the blank that must part
+the two 1s of an 11 (at 48 px "11" often came out as "1", and a 12 as 2)."""
+READ_WIDTH = 72
 # The numeral's share of a tile face, from its top (real sets and the renderer: a large number in the
 # upper half, the symbol below it), and of its width (less than the face, so neighbours stay out).
 NUMERAL_TOP, NUMERAL_BOTTOM = -0.04, 0.64
@@ -133,8 +137,9 @@ def tile_frames(boxes: np.ndarray, reach: float = _ROW_REACH) -> np.ndarray:
 
 
 def numeral_crops(image: np.ndarray, frames: np.ndarray, turns: np.ndarray) -> np.ndarray:
-    """For each frame, a READ_HEIGHT×READ_WIDTH crop of the numeral region, the tile standing as the row
-    says (turn 0) or turned half way round (turn 1), normalised as PP-OCR expects: N×3×48×W ``float32``.
+    """For each frame, a READ_HEIGHT×READ_WIDTH crop of the numeral region (drawn ``READ_STRETCH`` times as
+    wide as it is), the tile standing as the row says (turn 0) or turned half way round (turn 1),
+    normalised as PP-OCR expects: N×3×48×72 ``float32``.
     A frame with NaN width gives a grey crop."""
     crops = np.full((len(frames), READ_HEIGHT, READ_WIDTH, 3), 128, np.uint8)
     for index, ((cx, cy, angle, width, height), turn) in enumerate(zip(frames, turns)):
@@ -143,7 +148,7 @@ def numeral_crops(image: np.ndarray, frames: np.ndarray, turns: np.ndarray) -> n
         region_h = (NUMERAL_BOTTOM - NUMERAL_TOP) * height
         region_w = NUMERAL_WIDTH * width
         scale = READ_HEIGHT / region_h
-        out_w = min(READ_WIDTH, max(8, int(round(region_w * scale))))
+        out_w = min(READ_WIDTH, max(8, int(round(region_w * scale * READ_STRETCH))))
         theta = angle + math.pi * int(turn)
         along = np.array([math.cos(theta), math.sin(theta)])
         up = np.array([math.sin(theta), -math.cos(theta)])
