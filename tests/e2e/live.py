@@ -6,7 +6,6 @@ The browser is Debian's Chromium driven by Playwright (no browser is ever downlo
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 import urllib.request
@@ -30,12 +29,6 @@ HIDE_HOST_CAMERA = """document.addEventListener("DOMContentLoaded", () => {
 """An init script: a phone never sees the host camera's button, but the test browser runs on the host."""
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @contextmanager
 def live_server(data_dir: Path, extensions: dict[str, Any] | None = None) -> Iterator[str]:
     """Serve the app from ``data_dir`` with waitress; yields the base URL.
@@ -48,7 +41,9 @@ def live_server(data_dir: Path, extensions: dict[str, Any] | None = None) -> Ite
 
     app = create_app({"DATA_DIR": str(data_dir)})
     app.extensions.update(extensions or {})
-    server = create_server(app, host="127.0.0.1", port=free_port(), threads=8)
+    # Port 0: the system picks a free port as the server binds it (a port picked first and bound later can be
+    # taken in between: a full run once met another listener's bytes, "xHTTP/1.1 200 OK").
+    server = create_server(app, host="127.0.0.1", port=0, threads=8)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     url = f"http://127.0.0.1:{server.effective_port}"
