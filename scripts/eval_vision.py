@@ -201,6 +201,22 @@ def _weaken(recognizer: Recognizer, share: float) -> None:
     recognizer.find_tiles = weaker  # type: ignore[method-assign]
 
 
+def _blur_boxes(recognizer: Recognizer, share: float) -> None:
+    """Make ``recognizer``'s detector boxes less exact: sizes times 1 ± ``share``, centres moved by up to
+    0.7 × ``share`` of the size, drawn from the photo's pixels like :func:`_weaken`."""
+    find_tiles = recognizer.find_tiles
+
+    def blurred(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        boxes, scores = find_tiles(pixels)
+        rng = np.random.default_rng(int(pixels[::97, ::89].astype(np.int64).sum()) % 2**31)
+        centres, sizes = (boxes[:, :2] + boxes[:, 2:]) / 2, boxes[:, 2:] - boxes[:, :2]
+        new_sizes = sizes * rng.uniform(1 - share, 1 + share, sizes.shape)
+        new_centres = centres + sizes * rng.uniform(-0.7 * share, 0.7 * share, sizes.shape)
+        return np.concatenate([new_centres - new_sizes / 2, new_centres + new_sizes / 2], 1).astype(np.float32), scores
+
+    recognizer.find_tiles = blurred  # type: ignore[method-assign]
+
+
 def _mislead(recognizer: Recognizer, share: float) -> None:
     """Turn ``recognizer``'s up/down over for ``share`` of the tiles before the number reader reads them,
     drawn from the photo's pixels like :func:`_weaken`."""
@@ -229,6 +245,9 @@ def main() -> None:
     parser.add_argument("--drop-boxes", type=float, default=0.0, metavar="SHARE",
                         help="stress test: throw away this share of the detector's boxes (the same ones on every run), "
                              "as a detector weaker on some tile set would miss them")
+    parser.add_argument("--jitter-boxes", type=float, default=0.0, metavar="SHARE",
+                        help="stress test: change each detector box's width and height by up to this share and move "
+                             "its centre by up to 0.7 of it, at random, as a detector less exact on some tile set would")
     parser.add_argument("--flip-up-down", type=float, default=0.0, metavar="SHARE",
                         help="stress test: turn the classifier's up/down over for this share of the tiles the number "
                              "reader reads, as a head wrong on some tile set would be")
@@ -241,6 +260,8 @@ def main() -> None:
                             fill_rows=not args.no_row_gaps)
     if args.drop_boxes:
         _weaken(recognizer, args.drop_boxes)
+    if args.jitter_boxes:
+        _blur_boxes(recognizer, args.jitter_boxes)
     if args.flip_up_down:
         _mislead(recognizer, args.flip_up_down)
     if not args.synthetic:
