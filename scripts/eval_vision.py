@@ -187,6 +187,12 @@ def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool, thres
     print("number confusions (truth→read):", ", ".join(f"{a}→{b}: {n}" for (a, b), n in number_confusions.most_common()) or "none")
 
 
+def _photo_rng(pixels: np.ndarray) -> np.random.Generator:
+    """A random generator seeded from the photo's pixels: a stress test draws the same tiles of a photo on
+    every run, with and without the stages it is compared across."""
+    return np.random.default_rng(int(pixels[::97, ::89].astype(np.int64).sum()) % 2**31)
+
+
 def _weaken(recognizer: Recognizer, share: float) -> None:
     """Make ``recognizer``'s detector miss ``share`` of its boxes at random, drawn from the photo's pixels
     (so the same boxes go with and without the later stages)."""
@@ -194,8 +200,7 @@ def _weaken(recognizer: Recognizer, share: float) -> None:
 
     def weaker(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         boxes, scores = find_tiles(pixels)
-        seed = int(pixels[::97, ::89].astype(np.int64).sum()) % 2**31
-        keep = np.random.default_rng(seed).random(len(boxes)) >= share
+        keep = _photo_rng(pixels).random(len(boxes)) >= share
         return boxes[keep], scores[keep]
 
     recognizer.find_tiles = weaker  # type: ignore[method-assign]
@@ -208,7 +213,7 @@ def _blur_boxes(recognizer: Recognizer, share: float) -> None:
 
     def blurred(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         boxes, scores = find_tiles(pixels)
-        rng = np.random.default_rng(int(pixels[::97, ::89].astype(np.int64).sum()) % 2**31)
+        rng = _photo_rng(pixels)
         centres, sizes = (boxes[:, :2] + boxes[:, 2:]) / 2, boxes[:, 2:] - boxes[:, :2]
         new_sizes = sizes * rng.uniform(1 - share, 1 + share, sizes.shape)
         new_centres = centres + sizes * rng.uniform(-0.7 * share, 0.7 * share, sizes.shape)
@@ -224,8 +229,7 @@ def _mislead(recognizer: Recognizer, share: float) -> None:
 
     def misled(pixels: np.ndarray, boxes: np.ndarray, kinds: np.ndarray, upside_down: np.ndarray,
                frames: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-        seed = int(pixels[::97, ::89].astype(np.int64).sum()) % 2**31
-        turned = np.random.default_rng(seed).random(len(boxes)) < share
+        turned = _photo_rng(pixels).random(len(boxes)) < share
         return read_numbers(pixels, boxes, kinds, np.where(turned, 1 - upside_down, upside_down), frames)
 
     recognizer.read_numbers = misled  # type: ignore[method-assign]

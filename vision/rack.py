@@ -186,17 +186,16 @@ def row_gaps(boxes: np.ndarray, frames: np.ndarray, most: int = GAP_MOST, ends: 
         width, height = float(widths[i]), float(heights[i])
         same_row = aside < _SAME_ROW * height
         forward = np.flatnonzero(same_row & (ahead > 0.5 * width) & row_mates)
-        backward = np.flatnonzero(same_row & (ahead < -0.5 * width) & row_mates)
-        if ends and len(backward) and not np.any(same_row & (ahead > 0.5 * width)):
-            # The row's last tile: one more place beyond it, as far on as its neighbour behind it lies
-            # (a tile's width where that one is further off).
-            k = backward[np.argmax(ahead[backward])]
-            adjacent = abs(-ahead[k] / ((width + float(widths[k])) / 2) - 1) <= _WHOLE_TILES
-            ends_found.append(boxes[i] + np.tile(centres[i] - centres[k] if adjacent else width * along, 2))
-        if ends and len(forward) and not np.any(same_row & (ahead < -0.5 * width)):
-            k = forward[np.argmin(ahead[forward])]
-            adjacent = abs(ahead[k] / ((width + float(widths[k])) / 2) - 1) <= _WHOLE_TILES
-            ends_found.append(boxes[i] - np.tile(centres[k] - centres[i] if adjacent else width * along, 2))
+        for way in (1, -1) if ends else ():
+            # At a row's end (nothing further on this way): one more place beyond it, as far on as its
+            # neighbour behind it lies (a tile's width where that one is further off).
+            along_way = way * ahead
+            behind = np.flatnonzero(same_row & (along_way < -0.5 * width) & row_mates)
+            if not len(behind) or np.any(same_row & (along_way > 0.5 * width)):
+                continue
+            k = behind[np.argmax(along_way[behind])]
+            adjacent = abs(-along_way[k] / ((width + float(widths[k])) / 2) - 1) <= _WHOLE_TILES
+            ends_found.append(boxes[i] + np.tile(centres[i] - centres[k] if adjacent else way * width * along, 2))
         if not len(forward):
             continue
         j = forward[np.argmin(ahead[forward])]

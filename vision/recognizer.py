@@ -188,9 +188,9 @@ class Recognizer:
         proposed = np.r_[np.zeros(len(boxes), bool), np.ones(len(gaps), bool)]
         boxes, scores = np.concatenate([boxes, gaps]), np.concatenate([scores, np.zeros(len(gaps), np.float32)])
         read = _drop_twins(self.read_tiles(pixels, boxes, scores, proposed))
-        outside = _mostly_outside(read)
-        aside = tuple(tile for tile, out in zip(read, outside) if _set_aside(tile, out))
-        tiles = tuple(tile for tile, out in zip(read, outside) if not _set_aside(tile, out))
+        unread = [_set_aside(tile, out) for tile, out in zip(read, _mostly_outside(read))]
+        aside = tuple(tile for tile, out in zip(read, unread) if out)
+        tiles = tuple(tile for tile, out in zip(read, unread) if not out)
         warnings = _photo_warnings(tiles, aside)
         elapsed = round((time.perf_counter() - started) * 1000, 1)
         return Recognition(tiles, warnings, elapsed, width, height, aside)
@@ -235,7 +235,7 @@ class Recognizer:
             new_boxes = np.array(new, np.float32)
             tried = np.concatenate([tried, new_boxes])
             kinds, _, _ = self.classify(tile_crops(pixels, new_boxes))
-            tile_like = (np.argmax(kinds, 1) != KINDS.index("none")) & (kinds[:, KINDS.index("none")] < GAP_NONE_BELOW)
+            tile_like = np.array([_tile_like(kind) for kind in kinds], bool)
             if not tile_like.any():
                 break
             kept = np.concatenate([kept, new_boxes[tile_like]])
@@ -277,7 +277,7 @@ class Recognizer:
             not_a_tile = int(np.argmax(kinds[index])) == none
             if not_a_tile and scores[index] < SURE_DETECTION:
                 continue
-            if proposed[index] and (not_a_tile or kinds[index][none] >= GAP_NONE_BELOW):
+            if proposed[index] and not _tile_like(kinds[index]):
                 continue
             colour, colour_flag = fuse_colour(colours[index], inks[index])
             tile, confidence, disagree = _decode(kinds[index], colour, numbers[index])
@@ -384,6 +384,13 @@ def _drop_twins(tiles: tuple[DetectedTile, ...]) -> tuple[DetectedTile, ...]:
             if twin:
                 dropped.add(j)
     return tuple(t for k, t in enumerate(tiles) if k not in dropped)
+
+
+def _tile_like(kind: np.ndarray) -> bool:
+    """Whether the classifier's kind probabilities show a tile at a place no detection gave: "none" is
+    not its likeliest reading and has less than ``GAP_NONE_BELOW``."""
+    none = KINDS.index("none")
+    return int(np.argmax(kind)) != none and float(kind[none]) < GAP_NONE_BELOW
 
 
 def _area(boxes: np.ndarray) -> np.ndarray:
