@@ -228,7 +228,7 @@ def _mislead(recognizer: Recognizer, share: float) -> None:
     read_numbers = recognizer.read_numbers
 
     def misled(pixels: np.ndarray, boxes: np.ndarray, kinds: np.ndarray, upside_down: np.ndarray,
-               frames: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+               frames: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         turned = _photo_rng(pixels).random(len(boxes)) < share
         return read_numbers(pixels, boxes, kinds, np.where(turned, 1 - upside_down, upside_down), frames)
 

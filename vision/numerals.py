@@ -4,9 +4,10 @@ The square crop the classifier reads takes in both neighbours of a tile standing
 commonest misreads are numbers (6→5, 1→7, 2→12, 13→11).  This stage crops only the numeral region of
 each tile, upright along the rack's row, as wide as the tile measured along the row (the spacing of
 touching neighbours), and reads it with PP-OCR's text recogniser (``models/numerals.onnx``), its
-alphabet restricted to digits.  A row's direction leaves the tile's up and down open: a tile is read the
-way the classifier's up/down says, and both ways where it is unsure or that way shows no clear number;
-the likelier reading is kept, the classifier's up/down weighing in.
+alphabet restricted to digits.  A row's direction leaves the tile's up and down open: every tile is read
+both ways up, and the likelier reading is kept, weighed by the classifier's up/down and by the way the
+other tiles of its row read (a rack's tiles stand the same way up: the 6 and 9 that read alike both ways
+are told by their row).
 
 Pure geometry (``tile_frames``, ``numeral_crops``) and decoding (``number_posteriors``) are functions;
 :class:`NumberReader` only holds the ONNX session.
@@ -28,7 +29,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort  # type: ignore[import-untyped]
 
-__all__ = ["NUMBERS", "READ_HEIGHT", "READ_WIDTH", "READ_STRETCH", "tile_frames", "numeral_crops", "number_posteriors", "fuse_number",
+__all__ = ["NUMBERS", "READ_HEIGHT", "READ_WIDTH", "READ_STRETCH", "tile_frames", "row_labels", "numeral_crops", "number_posteriors", "fuse_number",
            "NumberReader"]
 
 NUMBERS = tuple(range(1, 14))
@@ -47,15 +48,21 @@ NUMERAL_WIDTH = 0.96
 # this many times their short side apart (touching tiles: about once; a rack with gaps: up to 1.7).
 _ROW_REACH = 1.8
 _ROW_SLACK = math.radians(12)
-# Each tile in a row is read both ways up; the classifier's P(upside down), held within 0.05-0.95 (its word
-# counts at most 19 : 1 against what the reader sees), weighs the two readings, except where the row runs
-# within 25° of the photo's vertical (a quarter-turned rack), where "upside down" means little.
+# Each tile in a row is read both ways up.  Three things weigh the two readings: the reader's likelihood of a
+# number each way; the classifier's P(upside down), held within 0.05-0.95 (its word counts at most 19 : 1),
+# except where the row runs within 25° of the photo's vertical (a quarter-turned rack), where "upside down"
+# means little; and the row's vote (below).
 _UPRIGHT_ROWS = math.radians(65)
-_UPSIDE_SAY = 0.3
-# The head is sure of the way when its P(upside down) is 0.5 ± 0.3 or further; that way alone is read first,
-# and the other way too when the first shows a number with a likelihood below _RETRY_BELOW.
-_SURE_UPSIDE = 0.3
-_RETRY_BELOW = 0.5
+_UPSIDE_SAY = 0.05
+# The tiles of a rack's row stand the same way up.  Each tile tells which way its own numeral reads (the
+# ratio of its two likelihoods, held within _VOTE_SAY : 1; a tile with no clear number either way, below
+# _VOTE_FROM, has no vote), and the other tiles of its row are one vote on it; a single tile may still stand
+# the other way (_TILE_TURNED of them).  Tiles along the row up to _VOTE_REACH widths apart vote together (a
+# rack's groups, across a gap between them or a missed tile).
+_VOTE_SAY = 20.0
+_VOTE_FROM = 0.1
+_TILE_TURNED = 0.05
+_VOTE_REACH = 4.5
 READER_SURE = 0.6
 """Below this probability of its likeliest number the reader neither confirms nor contradicts the classifier."""
 
@@ -81,8 +88,9 @@ def _row_direction(centres: np.ndarray, reach: float) -> float | None:
     return float(np.angle(votes[around].mean()) / 2)
 
 
-def _chains(links: np.ndarray) -> np.ndarray:
-    """The size of each node's connected component in the symmetric boolean adjacency ``links``."""
+def _components(links: np.ndarray) -> np.ndarray:
+    """Each node's connected component in the symmetric boolean adjacency ``links``, labelled by its
+    lowest node."""
     label = np.arange(len(links))
     for _ in range(len(links)):
         spread = np.where(links, label[None, :], len(links)).min(1)
@@ -90,7 +98,38 @@ def _chains(links: np.ndarray) -> np.ndarray:
         if np.array_equal(new, label):
             break
         label = new
-    return np.bincount(label, minlength=len(links))[label]
+    return label
+
+
+def _chains(links: np.ndarray) -> np.ndarray:
+    """The size of each node's connected component in the symmetric boolean adjacency ``links``."""
+    label = _components(links)
+    sizes: np.ndarray = np.bincount(label, minlength=len(links))[label]
+    return sizes
+
+
+def row_labels(frames: np.ndarray, reach: float = _VOTE_REACH) -> np.ndarray:
+    """Which row each tile of ``tile_frames`` stands in (the label of its row's first tile; −1 for tiles
+    not in a row): tiles along the row's direction from each other, at most ``reach`` tile widths
+    apart, so a rack's groups with a gap between them (or a missed tile) are one row.
+
+    >>> boxes = np.array([[x, y, x + 20, y + 28] for y in (0, 40) for x in (0, 20, 40, 60, 120, 140)], np.float32)
+    >>> row_labels(tile_frames(boxes)).tolist()
+    [0, 0, 0, 0, 0, 0, 6, 6, 6, 6, 6, 6]
+    """
+    labels = np.full(len(frames), -1, np.int64)
+    inside = np.flatnonzero(np.isfinite(frames[:, 3]))
+    if len(inside) == 0:
+        return labels
+    centres, angle, width = frames[inside, :2].astype(np.float64), float(frames[inside[0], 2]), frames[inside, 3]
+    along = np.array([math.cos(angle), math.sin(angle)])
+    offsets = centres[None] - centres[:, None]
+    distance = np.linalg.norm(offsets, axis=2)
+    np.fill_diagonal(distance, np.inf)
+    cosine = np.abs(offsets @ along) / np.maximum(distance, 1e-9)
+    links = (cosine >= math.cos(_ROW_SLACK)) & (distance <= reach * np.minimum(width[:, None], width[None, :]))
+    labels[inside] = inside[_components(links)]
+    return labels
 
 
 def tile_frames(boxes: np.ndarray, reach: float = _ROW_REACH) -> np.ndarray:
@@ -214,6 +253,31 @@ def number_posteriors(probabilities: np.ndarray, digit_classes: np.ndarray) -> t
     return likelihoods / np.maximum(total, 1e-300)[:, None], total
 
 
+def _row_prior(ways: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """P(the tile stands as its row's direction says, and turned half way round) (N×2), from the other tiles of
+    its row.  ``ways``: each tile's likelihood of a number read each way up (N×2); ``rows``: its row label
+    (−1: none).  A tile says which way it reads by the ratio of its two likelihoods, at most ``_VOTE_SAY`` : 1;
+    the row's say on a tile leaves that tile's own out, and one tile in ``_TILE_TURNED`` stands the other way
+    whatever its row does.  No vote: 0.5 each way.
+
+    Three tiles that read clearly one way up tell the fourth, a 6 that reads as a 9 the other way, how it
+    stands; a tile in no row is told nothing:
+
+    >>> ways = np.array([[0.9, 0.01], [0.8, 0.02], [0.97, 0.1], [0.95, 0.9], [0.9, 0.8]])
+    >>> _row_prior(ways, np.array([0, 0, 0, 0, -1])).round(2).tolist()
+    [[0.95, 0.05], [0.95, 0.05], [0.95, 0.05], [0.95, 0.05], [0.5, 0.5]]
+    """
+    say = math.log(_VOTE_SAY)
+    vote = np.where(ways.max(1) >= _VOTE_FROM, np.clip(np.log(np.maximum(ways[:, 1], 1e-6) / np.maximum(ways[:, 0], 1e-6)), -say, say), 0.0)
+    total = np.zeros(len(ways))
+    for row in np.unique(rows[rows >= 0]):
+        member = rows == row
+        total[member] = vote[member].sum() - vote[member]
+    turned = 1 / (1 + np.exp(-total))
+    turned = (1 - _TILE_TURNED) * turned + _TILE_TURNED * (1 - turned)
+    return np.stack([1 - turned, turned], 1)
+
+
 def fuse_number(classifier: np.ndarray, reader: np.ndarray | None) -> tuple[int, float, bool]:
     """The classifier's P(number) and the reader's (both over 1…13, each summing to 1; ``reader`` None
     when not read) → (number, its probability, whether the two disagree).
@@ -255,55 +319,43 @@ class NumberReader:
         self._digit_classes = np.array([alphabet.index(str(d)) + 1 for d in range(10)], np.int64)
 
     def read(self, image: np.ndarray, boxes: np.ndarray, which: np.ndarray | None = None,
-             upside_down: np.ndarray | None = None, frames: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """For each box: P(number = 1…13) (N×13, NaN rows for tiles not read) and the likelihood that its
-        numeral region shows a number at all (N; 0 where not read).
+             upside_down: np.ndarray | None = None,
+             frames: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For each box: P(number = 1…13) (N×13, NaN rows for tiles not read), the likelihood that its
+        numeral region shows a number at all (N; 0 where not read), and whether the reading kept is of the
+        tile upside down in the photo (N: 1 or 0; NaN where not read, or where the row runs nearly up the
+        photo).
 
         Only the boxes ``which`` are read (default: all) and only those standing in a row.  The row's
-        direction leaves up and down open.  ``upside_down`` (each box's P(upside down), the classifier's)
-        says which way to read a tile first; where it is unsure, or the row runs nearly up the photo
-        ("upside down" means little there), the tile is read both ways, and so it is where the first way
-        shows no clear number (likelihood below ``_RETRY_BELOW``: the head may be wrong on a set it never
-        learnt).  Of two readings the likelier is kept, each likelihood weighed by ``upside_down`` held
-        within ``_UPSIDE_SAY``, so a wrong head costs mostly the numbers that read alike both ways (6, 9).
+        direction leaves up and down open, so each tile is read both ways up.  Of the two readings the
+        likelier is kept: each way's likelihood of a number, times ``upside_down`` (each box's P(upside
+        down), the classifier's) held within ``_UPSIDE_SAY`` (ignored where the row runs nearly up the photo,
+        where "upside down" means little), times the row's vote (``_row_prior``).  A head wrong on a set it
+        never learnt is outvoted by what the reader sees on the tile and on its row.
         ``frames`` are ``tile_frames(boxes)`` when the caller has them already.
         """
         frames = tile_frames(boxes) if frames is None else frames
         posteriors = np.full((len(boxes), len(NUMBERS)), np.nan)
-        likelihood = np.zeros(len(boxes))
+        likelihood, turned = np.zeros(len(boxes)), np.full(len(boxes), np.nan)
         chosen = np.arange(len(boxes)) if which is None else np.asarray(which, np.int64)
         chosen = chosen[np.isfinite(frames[chosen, 3])]
         if len(chosen) == 0:
-            return posteriors, likelihood
+            return posteriors, likelihood, turned
         upside = np.full(len(boxes), 0.5) if upside_down is None else np.asarray(upside_down, np.float64)
-        if abs(float(frames[chosen[0], 2])) > _UPRIGHT_ROWS:
+        upright_rows = abs(float(frames[chosen[0], 2])) <= _UPRIGHT_ROWS
+        if not upright_rows:
             upside = np.full(len(boxes), 0.5)
-        # First look: the way the head is sure of, or both ways where it is not.
-        sure = np.abs(upside[chosen] - 0.5) >= _SURE_UPSIDE
-        ways = np.full((len(chosen), 2), -1.0)  # the likelihood each way up (-1: not read that way)
-        reads = np.full((len(chosen), 2, len(NUMBERS)), np.nan)
-        first = [(k, int(upside[i] > 0.5)) for k, i in enumerate(chosen) if sure[k]]
-        first += [(int(k), turn) for k in np.flatnonzero(~sure) for turn in (0, 1)]
-        self._look(image, frames, chosen, first, ways, reads)
-        # A sure head's way that shows no clear number is read the other way too: the head may be wrong.
-        again = [(int(k), 1 - int(upside[chosen[k]] > 0.5)) for k in np.flatnonzero(sure) if ways[k].max() < _RETRY_BELOW]
-        self._look(image, frames, chosen, again, ways, reads)
+        # Both ways up, in one batch: [k, 0] the tile as the row stands, [k, 1] turned half way round.
+        post, total = self._run(image, frames[np.repeat(chosen, 2)], np.tile(np.array([0, 1]), len(chosen)))
+        ways, reads = total.reshape(len(chosen), 2), post.reshape(len(chosen), 2, len(NUMBERS))
+        prior = _row_prior(ways, row_labels(frames)[chosen])
         weight = np.clip(upside[chosen], _UPSIDE_SAY, 1 - _UPSIDE_SAY)
-        pick = np.argmax(np.where(ways >= 0, ways * np.stack([1 - weight, weight], 1), -1.0), 1)
+        pick = np.argmax(ways * np.stack([1 - weight, weight], 1) * prior, 1)
         rows = np.arange(len(chosen))
-        posteriors[chosen], likelihood[chosen] = reads[rows, pick], np.maximum(ways[rows, pick], 0.0)
-        return posteriors, likelihood
-
-    def _look(self, image: np.ndarray, frames: np.ndarray, chosen: np.ndarray, looks: list[tuple[int, int]],
-              ways: np.ndarray, reads: np.ndarray) -> None:
-        """Read the tiles ``chosen[k]`` turned ``turn`` for each (k, turn) of ``looks``, in one batch, into
-        ``ways[k, turn]`` (the likelihood of a number) and ``reads[k, turn]`` (P(number))."""
-        if not looks:
-            return
-        index = np.array([k for k, _ in looks], np.int64)
-        turns = np.array([turn for _, turn in looks], np.int64)
-        post, total = self._run(image, frames[chosen[index]], turns)
-        ways[index, turns], reads[index, turns] = total, post
+        posteriors[chosen], likelihood[chosen] = reads[rows, pick], ways[rows, pick]
+        if upright_rows:
+            turned[chosen] = pick  # the row's angle is within 65° of the photo's horizontal: turn 1 is upside down
+        return posteriors, likelihood, turned
 
     def _run(self, image: np.ndarray, frames: np.ndarray, turns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         crops = numeral_crops(image, frames, turns)

@@ -259,7 +259,7 @@ class Recognizer:
             proposed = np.zeros(len(boxes), bool)
         kinds, colours, upsides = self.classify(tile_crops(pixels, boxes))
         frames = tile_frames(boxes)  # the rows, once: the number reader and the ink's look both use them
-        numbers, no_number = self.read_numbers(pixels, boxes, kinds, upsides[:, 0], frames)
+        numbers, no_number, turned = self.read_numbers(pixels, boxes, kinds, upsides[:, 0], frames)
         inks = np.full((len(boxes), len(COLOURS)), np.nan)
         blank = np.zeros(len(boxes), bool)
         if self._ink is not None:
@@ -288,7 +288,9 @@ class Recognizer:
                 if confidence < GAP_CONFIDENCE:
                     continue  # a faint reading is no tile to add: on the renders, the rack, a back, a half box
                 disagree = True  # the detector did not see it: a tile found from its row is always confirmed by a tap
-            upside_down = bool(upsides[index][0] > 0.5)
+            # Which way up: the number reader's, where it read a number (it weighs the tile's whole row),
+            # else the classifier's up/down.
+            upside_down = bool(turned[index] == 1) if np.isfinite(turned[index]) else bool(upsides[index][0] > 0.5)
             x1, y1, x2, y2 = (int(round(float(v))) for v in boxes[index])
             warnings = []
             if _touches_frame(boxes[index], width, height):
@@ -310,18 +312,21 @@ class Recognizer:
         return tuple(found)
 
     def read_numbers(self, pixels: np.ndarray, boxes: np.ndarray, kinds: np.ndarray,
-                     upside_down: np.ndarray, frames: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                     upside_down: np.ndarray,
+                     frames: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """P(number = 1…13) from the number reader for each box the classifier takes for a numbered tile
-        standing in a row (N×13; NaN rows where not read or where the crop shows no number), and whether
-        the reader read the box and saw no number at all there (N booleans: a false okey's emblem)."""
-        numbers = np.full((len(boxes), len(NUMBERS)), np.nan)
+        standing in a row (N×13; NaN rows where not read or where the crop shows no number); whether
+        the reader read the box and saw no number at all there (N booleans: a false okey's emblem); and
+        whether the number it read is the tile upside down (N: 1 or 0, NaN where it read no number or
+        cannot tell up from down)."""
+        numbers, turned = np.full((len(boxes), len(NUMBERS)), np.nan), np.full(len(boxes), np.nan)
         if self._numbers is None:
-            return numbers, np.zeros(len(boxes), bool)
+            return numbers, np.zeros(len(boxes), bool), turned
         numbered = np.flatnonzero(np.argmax(kinds, 1) < len(NUMBERS))
-        posteriors, likelihood = self._numbers.read(pixels, boxes, numbered, upside_down, frames)
+        posteriors, likelihood, way = self._numbers.read(pixels, boxes, numbered, upside_down, frames)
         readable = likelihood >= READ_LIKELIHOOD
-        numbers[readable] = posteriors[readable]
-        return numbers, np.isfinite(posteriors).all(1) & (likelihood < NO_NUMBER_BELOW)
+        numbers[readable], turned[readable] = posteriors[readable], way[readable]
+        return numbers, np.isfinite(posteriors).all(1) & (likelihood < NO_NUMBER_BELOW), turned
 
     def classify(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Class probabilities averaged over the four quarter turns of each crop (the classifier is trained
