@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from vision import DetectedTile, Recognizer
-from vision.ink import INK_MODEL, InkColour, face_patches, fuse_colour, ink_features, loose_frames
+from vision.ink import (BLUER_FLAG, BLUER_SWITCH, INK_MODEL, InkColour, bluer_than_black, face_patches, fuse_colour,
+                        ink_features, loose_frames)
 from vision.numerals import tile_frames
 from vision.postprocess import COLOURS, box_iou
 from vision.recognizer import (CUT_WARNING, FACE_DOWN_WARNING, MODELS_DIR, UNREADABLE_WARNING, _drop_twins, _mostly_outside,
@@ -207,3 +208,46 @@ def test_a_black_and_white_photo_never_gives_a_sure_colour(image: str) -> None:
     assert any(w.startswith("no colour in the photo") for w in result.warnings)
     in_colour = Recognizer.default().recognize(DATA / image)
     assert not any("no colour in the photo" in t.warnings for t in in_colour.tiles)
+
+
+def _face(ink_bgr: tuple[int, int, int], light: tuple[float, float, float]) -> np.ndarray:
+    """A 24×24 face patch: ivory with a numeral stroke of ``ink_bgr``, both under ``light`` (BGR gains)."""
+    patch = np.full((24, 24, 3), (200, 225, 235), np.float64)
+    patch[5:19, 9:15] = ink_bgr
+    return np.clip(patch * np.array(light), 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("light", [(1.0, 1.0, 1.0), (0.6, 0.5, 0.4), (0.45, 0.45, 0.55)])
+def test_a_blue_greyed_by_the_light_stands_out_from_the_photos_blacks(light: tuple[float, float, float]) -> None:
+    """Under one light (neutral, a dim warm lamp, a dim cool room) the black tiles of a photo lie together,
+    and a dull blue among them, read black, lies well below them in red to blue."""
+    blacks = [_face((45, 45, 45), light), _face((38, 40, 42), light), _face((50, 48, 47), light), _face((42, 44, 40), light)]
+    dull_blue = _face((95, 70, 55), light)
+    features = [ink_features(patch) for patch in [*blacks, dull_blue]]
+    shift = bluer_than_black(features, np.ones(len(features), bool))
+    assert np.all(np.abs(shift[:4]) < BLUER_FLAG), shift
+    assert shift[4] <= -BLUER_SWITCH, shift
+
+
+@needs_ink
+def test_a_tile_read_black_but_bluer_than_the_blacks_is_flagged_or_read_blue(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The recogniser acts on the photo's comparison: a tile read black a little bluer than the others is
+    flagged and stays black, one much bluer is read blue (flagged); the rest is unchanged."""
+    import vision.recognizer as recognizer_module
+
+    plain = Recognizer().recognize(DATA / "rack_front.jpg")
+    blacks = [t for t in plain.tiles if t.tile[0] == "K"]
+    assert len(blacks) == 2 and not any(t.low_confidence for t in blacks)
+
+    def compared(features: list[np.ndarray | None], black: np.ndarray) -> np.ndarray:
+        shift = np.full(len(features), np.nan)
+        first, second = np.flatnonzero(black)[:2]
+        shift[first], shift[second] = -(BLUER_SWITCH + 0.1), -(BLUER_FLAG + 0.05)
+        return shift
+
+    monkeypatch.setattr(recognizer_module, "bluer_than_black", compared)
+    after = Recognizer().recognize(DATA / "rack_front.jpg")
+    changed = [(old, new) for old, new in zip(plain.tiles, after.tiles) if old != new]
+    assert len(changed) == 2 and all(new.low_confidence for _, new in changed)
+    assert sorted(new.tile for _, new in changed) == ["B1", "K1"]
+    assert all(old.box == new.box for old, new in changed)

@@ -23,7 +23,8 @@ import numpy as np
 import onnxruntime as ort  # type: ignore[import-untyped]
 
 from vision.imageio import load_image
-from vision.ink import INK_MODEL, InkColour, face_patches, fuse_colour, ink_features, loose_frames
+from vision.ink import (BLUER_FLAG, BLUER_SWITCH, INK_MODEL, InkColour, bluer_than_black, face_patches, fuse_colour,
+                        ink_features, loose_frames)
 from vision.numerals import NUMBERS, NumberReader, fuse_number, tile_frames
 from vision.postprocess import COLOURS, KINDS, box_iou, decode_detections, decode_tile, reading_order, suppress_overlaps
 from vision.preprocess import DETECT_LONG_SIDE, detector_input, tile_crops
@@ -262,6 +263,7 @@ class Recognizer:
         numbers, no_number, turned = self.read_numbers(pixels, boxes, kinds, upsides[:, 0], frames)
         inks = np.full((len(boxes), len(COLOURS)), np.nan)
         blank = np.zeros(len(boxes), bool)
+        features: list[np.ndarray | None] = [None] * len(boxes)
         if self._ink is not None:
             loose = ~np.isfinite(frames[:, 3])
             features = [ink_features(patch) for patch in face_patches(pixels, boxes, loose_frames(pixels, boxes, frames))]
@@ -269,6 +271,13 @@ class Recognizer:
             # one can show too little ink to measure, and is flagged as unreadable, not set aside).
             inks = self._ink.probabilities(features)
             blank = np.array([f is None for f in features]) & loose
+        fused = [fuse_colour(colours[index], inks[index]) for index in range(len(boxes))]
+        # A tile standing in a row read black whose ink is bluer than the other blacks in the photo's rows:
+        # flagged, and read blue where the gap is wide (its blue and black probabilities swapped).  Loose
+        # tiles are left out: each one's face is measured in its own outline, at its own angle and light.
+        black = np.array([int(np.argmax(kind)) < len(NUMBERS) and int(np.argmax(colour)) == COLOURS.index("K")
+                          for kind, (colour, _) in zip(kinds, fused)], bool) & np.isfinite(frames[:, 3])
+        bluer = bluer_than_black(features, black)
         height, width = pixels.shape[:2]
         colourless = _colourless(pixels)
         found = []
@@ -279,7 +288,12 @@ class Recognizer:
                 continue
             if proposed[index] and not _tile_like(kinds[index]):
                 continue
-            colour, colour_flag = fuse_colour(colours[index], inks[index])
+            colour, colour_flag = fused[index]
+            if bluer[index] <= -BLUER_FLAG:
+                colour_flag = True
+                if bluer[index] <= -BLUER_SWITCH:
+                    colour = colour.copy()
+                    colour[[COLOURS.index("B"), COLOURS.index("K")]] = colour[[COLOURS.index("K"), COLOURS.index("B")]]
             tile, confidence, disagree = _decode(kinds[index], colour, numbers[index])
             numbered = tile not in ("F", "J")
             disagree = disagree or (numbered and (colour_flag or bool(no_number[index]) or colourless))
