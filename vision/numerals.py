@@ -124,15 +124,22 @@ def row_labels(frames: np.ndarray, reach: float = _VOTE_REACH) -> np.ndarray:
     inside = np.flatnonzero(np.isfinite(frames[:, 3]))
     if len(inside) == 0:
         return labels
-    centres, angle, width = frames[inside, :2].astype(np.float64), float(frames[inside[0], 2]), frames[inside, 3]
-    along = np.array([math.cos(angle), math.sin(angle)])
-    offsets = centres[None] - centres[:, None]
+    links, _ = _row_links(frames[inside, :2], float(frames[inside[0], 2]), frames[inside, 3], reach)
+    labels[inside] = inside[_components(links)]
+    return labels
+
+
+def _row_links(centres: np.ndarray, angle: float, sizes: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
+    """Which pairs of ``centres`` are neighbours in a row running at ``angle``: one lies along that direction
+    from the other (within ``_ROW_SLACK``), at most ``reach`` times the smaller of their ``sizes`` apart
+    (N×N booleans); and the distances between them (N×N, infinite on the diagonal)."""
+    along = np.array([math.cos(angle), math.sin(angle)], np.float32)
+    offsets = centres[None] - centres[:, None]  # [i, j] = centre j − centre i
     distance = np.linalg.norm(offsets, axis=2)
     np.fill_diagonal(distance, np.inf)
     cosine = np.abs(offsets @ along) / np.maximum(distance, 1e-9)
-    links = (cosine >= math.cos(_ROW_SLACK)) & (distance <= reach * np.minimum(width[:, None], width[None, :]))
-    labels[inside] = inside[_components(links)]
-    return labels
+    links = (cosine >= math.cos(_ROW_SLACK)) & (distance <= reach * np.minimum(sizes[:, None], sizes[None, :]))
+    return links, distance
 
 
 def tile_frames(boxes: np.ndarray, reach: float = _ROW_REACH) -> np.ndarray:
@@ -154,13 +161,7 @@ def tile_frames(boxes: np.ndarray, reach: float = _ROW_REACH) -> np.ndarray:
     if angle is None:
         return frames
     frames[:, 2] = angle
-    along = np.array([math.cos(angle), math.sin(angle)], np.float32)
-    offsets = centres[None] - centres[:, None]  # [i, j] = centre j − centre i
-    distance = np.linalg.norm(offsets, axis=2)
-    np.fill_diagonal(distance, np.inf)
-    cosine = np.abs(offsets @ along) / np.maximum(distance, 1e-9)
-    reach = reach * np.minimum(short[:, None], short[None, :])
-    links = (cosine >= math.cos(_ROW_SLACK)) & (distance <= reach)
+    links, distance = _row_links(centres, angle, short, reach)
     chain = _chains(links)
     # Three in line make a row; once a photo shows a row of four, a pair along it is a group on the rack.
     in_row = chain >= (2 if chain.max() >= 4 else 3)

@@ -275,9 +275,15 @@ class Recognizer:
         # A tile standing in a row read black whose ink is bluer than the other blacks in the photo's rows:
         # flagged, and read blue where the gap is wide (its blue and black probabilities swapped).  Loose
         # tiles are left out: each one's face is measured in its own outline, at its own angle and light.
-        black = np.array([int(np.argmax(kind)) < len(NUMBERS) and int(np.argmax(colour)) == COLOURS.index("K")
-                          for kind, (colour, _) in zip(kinds, fused)], bool) & np.isfinite(frames[:, 3])
-        bluer = bluer_than_black(features, black)
+        blue, black = COLOURS.index("B"), COLOURS.index("K")
+        read_black = np.array([int(np.argmax(kind)) < len(NUMBERS) and int(np.argmax(colour)) == black
+                               for kind, (colour, _) in zip(kinds, fused)], bool) & np.isfinite(frames[:, 3])
+        bluer = bluer_than_black(features, read_black)
+        for index in np.flatnonzero(bluer <= -BLUER_FLAG):
+            colour = fused[index][0].copy()
+            if bluer[index] <= -BLUER_SWITCH:
+                colour[[blue, black]] = colour[[black, blue]]
+            fused[index] = (colour, True)
         height, width = pixels.shape[:2]
         colourless = _colourless(pixels)
         found = []
@@ -289,11 +295,6 @@ class Recognizer:
             if proposed[index] and not _tile_like(kinds[index]):
                 continue
             colour, colour_flag = fused[index]
-            if bluer[index] <= -BLUER_FLAG:
-                colour_flag = True
-                if bluer[index] <= -BLUER_SWITCH:
-                    colour = colour.copy()
-                    colour[[COLOURS.index("B"), COLOURS.index("K")]] = colour[[COLOURS.index("K"), COLOURS.index("B")]]
             tile, confidence, disagree = _decode(kinds[index], colour, numbers[index])
             numbered = tile not in ("F", "J")
             disagree = disagree or (numbered and (colour_flag or bool(no_number[index]) or colourless))
