@@ -19,11 +19,13 @@ import csv
 import statistics
 import sys
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
 
+import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from real_photos import add_photos_argument, load_photos, split_photos, use_photos  # noqa: E402
@@ -94,8 +96,10 @@ def _table(counts: Counter[tuple[str, str]], rows: list[str], columns: list[str]
     return "\n".join(lines)
 
 
-def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool, thresholds: tuple[float, ...] = ()) -> None:
-    """Print the figures for ``samples`` as markdown table rows."""
+def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool, thresholds: tuple[float, ...] = (),
+             photo: Callable[[np.ndarray], np.ndarray] | None = None) -> None:
+    """Print the figures for ``samples`` as markdown table rows; ``photo`` changes each photo before it is read
+    (a stress test)."""
     recognizer.recognize(samples[0].path)  # warm-up: the first run pays for allocations
     truths = found_total = matched = correct = exact = on_truth_right = flagged_wrong = flagged_right = 0
     upside_known = upside_right = sure = sure_wrong = 0
@@ -108,10 +112,12 @@ def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool, thres
     times = []
     for sample in samples:
         pixels = load_image(sample.path)
+        if photo is not None:
+            pixels = photo(pixels)
         truth_boxes = np.array([box for _, box in sample.tiles], np.float32)
         on_truth = recognizer.read_tiles(pixels, truth_boxes, np.ones(len(truth_boxes), np.float32))
         on_truth_right += sum(t.tile == sample.tiles[i][0] for t, i in zip(on_truth, reading_order(truth_boxes)))
-        result = recognizer.recognize(sample.path)
+        result = recognizer.recognize(pixels if photo is not None else sample.path)
         times.append(result.elapsed_ms)
         found = [(t.tile, t.box, t.confidence) for t in result.tiles]
         pairs = match(list(sample.tiles), found)
@@ -193,6 +199,24 @@ def _photo_rng(pixels: np.ndarray) -> np.random.Generator:
     return np.random.default_rng(int(pixels[::97, ::89].astype(np.int64).sum()) % 2**31)
 
 
+def _fainter(saturation: float, brightness: float) -> Callable[[np.ndarray], np.ndarray]:
+    """A photo as a dim room or a phone's low-light processing would take it: its colours at ``saturation``
+    of their strength about grey, its brightness times ``brightness`` (darker: with a camera's noise, drawn
+    from the photo's pixels like :func:`_weaken`, and saved again as a JPEG of quality 75)."""
+
+    def fainter(pixels: np.ndarray) -> np.ndarray:
+        out = pixels.astype(np.float32) * brightness
+        grey = out.mean(2, keepdims=True)
+        out = grey + (out - grey) * saturation
+        if brightness >= 1:
+            return np.clip(out, 0, 255).astype(np.uint8)
+        out += _photo_rng(pixels).normal(0, 4, out.shape).astype(np.float32)
+        _, encoded = cv2.imencode(".jpg", np.clip(out, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 75])
+        return cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+
+    return fainter
+
+
 def _weaken(recognizer: Recognizer, share: float) -> None:
     """Make ``recognizer``'s detector miss ``share`` of its boxes at random, drawn from the photo's pixels
     (so the same boxes go with and without the later stages)."""
@@ -255,13 +279,21 @@ def main() -> None:
     parser.add_argument("--flip-up-down", type=float, default=0.0, metavar="SHARE",
                         help="stress test: turn the classifier's up/down over for this share of the tiles the number "
                              "reader reads, as a head wrong on some tile set would be")
+    parser.add_argument("--faint-colours", type=float, default=1.0, metavar="SATURATION",
+                        help="stress test: every photo's colours at this share of their strength (0.5: half as "
+                             "vivid), as a dim room or a phone's low-light processing would take them")
+    parser.add_argument("--darker", type=float, default=1.0, metavar="BRIGHTNESS",
+                        help="stress test: every photo this much as bright, with a camera's noise")
+    parser.add_argument("--no-strengthen", action="store_true",
+                        help="leave out the strengthening of faint colours (vision/ink.py colour_strength)")
     add_photos_argument(parser)
     parser.add_argument("--thresholds", type=float, nargs="*", default=(), help="also score these low-confidence thresholds")
     args = parser.parse_args()
     use_photos(args.photos)
     recognizer = Recognizer(args.models, turns=args.turns, rack_prior=not args.no_rack_prior,
                             read_numbers=not args.no_number_reader, check_ink=not args.no_ink_check,
-                            fill_rows=not args.no_row_gaps)
+                            fill_rows=not args.no_row_gaps, strengthen=not args.no_strengthen)
+    photo = _fainter(args.faint_colours, args.darker) if args.faint_colours < 1 or args.darker < 1 else None
     if args.drop_boxes:
         _weaken(recognizer, args.drop_boxes)
     if args.jitter_boxes:
@@ -269,15 +301,15 @@ def main() -> None:
     if args.flip_up_down:
         _mislead(recognizer, args.flip_up_down)
     if not args.synthetic:
-        evaluate(recognizer, real_samples(), args.verbose, tuple(args.thresholds))
+        evaluate(recognizer, real_samples(), args.verbose, tuple(args.thresholds), photo)
         return
     groups = [synthetic_samples(folder) for folder in args.synthetic]
     for folder, samples in zip(args.synthetic, groups):
         print(f"\n## {folder.name}\n")
-        evaluate(recognizer, samples, args.verbose, tuple(args.thresholds))
+        evaluate(recognizer, samples, args.verbose, tuple(args.thresholds), photo)
     if len(groups) > 1:
         print("\n## all together\n")
-        evaluate(recognizer, [s for group in groups for s in group], args.verbose, tuple(args.thresholds))
+        evaluate(recognizer, [s for group in groups for s in group], args.verbose, tuple(args.thresholds), photo)
 
 
 if __name__ == "__main__":

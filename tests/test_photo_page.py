@@ -28,11 +28,12 @@ class Seen:
 
 
 class Reader:
-    def __init__(self, *tiles: Seen) -> None:
+    def __init__(self, *tiles: Seen, warnings: tuple[str, ...] = ()) -> None:
         self.tiles = tiles
+        self.warnings = warnings
 
     def recognize(self, data: bytes) -> object:
-        return types.SimpleNamespace(tiles=self.tiles, width=400, height=200, warnings=())
+        return types.SimpleNamespace(tiles=self.tiles, width=400, height=200, warnings=self.warnings)
 
 
 def _row(codes: str, top: int = 10, unsure: tuple[int, ...] = ()) -> list[Seen]:
@@ -89,6 +90,21 @@ def test_O1_tile_count_and_retake_advice(client: FlaskClient, app: Flask, table:
     assert "7 tiles read where 14 are expected" in words
     assert "the left half, then the right half" in words
     assert "are expected" not in _words(_photo(client, table, expect="0-22"))
+
+
+def test_faint_colours_are_said_and_the_retake_asks_for_light(client: FlaskClient, app: Flask, table: str) -> None:
+    """A photo whose colours the recogniser strengthened says so, in the reader's language; with a third of
+    its tiles unsure, the retake advice asks for more light rather than a closer photo."""
+    from vision.recognizer import FAINT_COLOURS_WARNING
+    app.extensions["recognizer"] = Reader(*_row("R1 R2 R3 B5 Y5 K5", unsure=(0, 3)), warnings=(FAINT_COLOURS_WARNING,))
+    words = _words(_photo(client, table))
+    assert "The colours in this photo are faint" in words
+    assert "Retake in brighter light" in words and "hold the phone closer" not in words
+    app.extensions["recognizer"] = Reader(*_row("R1 R2 R3 B5 Y5 K5", unsure=(0,)), warnings=(FAINT_COLOURS_WARNING,))
+    words = _words(_photo(client, table))
+    assert "The colours in this photo are faint" in words and "Retake" not in words, "one tile unsure: no retake"
+    client.get("/lang?lang=tr&next=/")
+    assert "Fotoğraftaki renkler soluk" in _words(_photo(client, table))
 
 
 def test_O5_one_tile_away_is_offered_as_a_tap(client: FlaskClient, app: Flask, table: str, store: TableStore) -> None:

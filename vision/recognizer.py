@@ -23,8 +23,8 @@ import numpy as np
 import onnxruntime as ort  # type: ignore[import-untyped]
 
 from vision.imageio import load_image
-from vision.ink import (BLUER_FLAG, BLUER_SWITCH, INK_MODEL, InkColour, bluer_than_black, face_patches, fuse_colour,
-                        ink_features, loose_frames)
+from vision.ink import (BLUER_FLAG, BLUER_SWITCH, INK_MODEL, InkColour, bluer_than_black, colour_strength, face_patches,
+                        fuse_colour, ink_features, loose_frames, strengthen_colours)
 from vision.numerals import NUMBERS, NumberReader, fuse_number, tile_frames
 from vision.postprocess import COLOURS, KINDS, box_iou, decode_detections, decode_tile, reading_order, suppress_overlaps
 from vision.preprocess import DETECT_LONG_SIDE, detector_input, tile_crops
@@ -89,6 +89,8 @@ GAP_CONFIDENCE = 0.5
 # greyscale JPEG 0.
 COLOURLESS_BELOW = 8
 CUT_WARNING = "cut by the frame"
+FAINT_COLOURS_WARNING = ("faint colours (dim light?): strengthened before reading; check the colours, or retake the "
+                         "photo in brighter light")
 UPSIDE_DOWN_WARNING = "upside down"
 UNREADABLE_WARNING = "unreadable"
 FACE_DOWN_WARNING = "no ink: face down or blank"
@@ -154,8 +156,10 @@ class Recognizer:
     """Holds the detector and classifier sessions; :meth:`recognize` is stateless and thread-safe."""
 
     def __init__(self, models_dir: Path = MODELS_DIR, threads: int = 2, turns: int = 4, rack_prior: bool = True,
-                 read_numbers: bool = True, check_ink: bool = True, fill_rows: bool = True) -> None:
+                 read_numbers: bool = True, check_ink: bool = True, fill_rows: bool = True,
+                 strengthen: bool = True) -> None:
         self.turns = turns
+        self.strengthen = strengthen
         self.rack_prior = rack_prior
         self.fill_rows = fill_rows
         options = ort.SessionOptions()
@@ -186,13 +190,14 @@ class Recognizer:
         height, width = pixels.shape[:2]
         boxes, scores = self.find_tiles(pixels)
         gaps = self.fill_rows_gaps(pixels, boxes) if self.fill_rows else np.zeros((0, 4), np.float32)
+        colours = self.strengthen_colours(pixels, np.concatenate([boxes, gaps])) if self.strengthen else pixels
         proposed = np.r_[np.zeros(len(boxes), bool), np.ones(len(gaps), bool)]
         boxes, scores = np.concatenate([boxes, gaps]), np.concatenate([scores, np.zeros(len(gaps), np.float32)])
-        read = _drop_twins(self.read_tiles(pixels, boxes, scores, proposed))
+        read = _drop_twins(self.read_tiles(pixels, boxes, scores, proposed, colours))
         unread = [_set_aside(tile, out) for tile, out in zip(read, _mostly_outside(read))]
         aside = tuple(tile for tile, out in zip(read, unread) if out)
         tiles = tuple(tile for tile, out in zip(read, unread) if not out)
-        warnings = _photo_warnings(tiles, aside)
+        warnings = _photo_warnings(tiles, aside, strengthened=colours is not pixels)
         elapsed = round((time.perf_counter() - started) * 1000, 1)
         return Recognition(tiles, warnings, elapsed, width, height, aside)
 
@@ -214,6 +219,15 @@ class Recognizer:
         if self.rack_prior:
             boxes, scores = apply_rack_prior(boxes, scores)
         return boxes, scores
+
+    def strengthen_colours(self, pixels: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """The photo to read the colours of the tiles ``boxes`` on: as it is, or with its colours strengthened
+        where its inks are faint (``vision.ink.colour_strength``: a dim room or a phone's low-light processing
+        greys blue, red and orange until the classifier reads them black)."""
+        if len(boxes) == 0:
+            return pixels
+        patches = face_patches(pixels, boxes, loose_frames(pixels, boxes, tile_frames(boxes)))
+        return strengthen_colours(pixels, patches, colour_strength([ink_features(patch) for patch in patches]))
 
     def fill_rows_gaps(self, pixels: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """Boxes for tiles the detector missed in its rows: places between two found tiles of a row or
@@ -251,14 +265,20 @@ class Recognizer:
         return np.clip(boxes[keep], 0, [width, height, width, height]), scores[keep]
 
     def read_tiles(self, pixels: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
-                   proposed: np.ndarray | None = None) -> tuple[DetectedTile, ...]:
+                   proposed: np.ndarray | None = None, colour_pixels: np.ndarray | None = None) -> tuple[DetectedTile, ...]:
         """Classify each box's crop, read the numbers of tiles in rows, and build the tiles in reading order.
-        ``proposed`` marks boxes no detection gave (gaps in a row): kept only where the classifier sees a tile."""
+        ``proposed`` marks boxes no detection gave (gaps in a row): kept only where the classifier sees a tile.
+        ``colour_pixels``: the photo with its colours strengthened (:meth:`strengthen_colours`), where the
+        colours are read (by the classifier and the ink); what a tile is and its number are read on ``pixels``."""
         if len(boxes) == 0:
             return ()
         if proposed is None:
             proposed = np.zeros(len(boxes), bool)
         kinds, colours, upsides = self.classify(tile_crops(pixels, boxes))
+        if colour_pixels is not None and colour_pixels is not pixels:
+            _, colours, _ = self.classify(tile_crops(colour_pixels, boxes))
+        else:
+            colour_pixels = pixels
         frames = tile_frames(boxes)  # the rows, once: the number reader and the ink's look both use them
         numbers, no_number, turned = self.read_numbers(pixels, boxes, kinds, upsides[:, 0], frames)
         inks = np.full((len(boxes), len(COLOURS)), np.nan)
@@ -266,7 +286,8 @@ class Recognizer:
         features: list[np.ndarray | None] = [None] * len(boxes)
         if self._ink is not None:
             loose = ~np.isfinite(frames[:, 3])
-            features = [ink_features(patch) for patch in face_patches(pixels, boxes, loose_frames(pixels, boxes, frames))]
+            features = [ink_features(patch) for patch in face_patches(colour_pixels, boxes,
+                                                                      loose_frames(pixels, boxes, frames))]
             # Face down is for loose tiles: a tile standing in a row faces the camera (a small or blurred
             # one can show too little ink to measure, and is flagged as unreadable, not set aside).
             inks = self._ink.probabilities(features)
@@ -444,10 +465,13 @@ def _set_aside(tile: DetectedTile, mostly_outside: bool) -> bool:
     return mostly_outside and tile.confidence < OUTSIDE_BELOW
 
 
-def _photo_warnings(tiles: tuple[DetectedTile, ...], aside: tuple[DetectedTile, ...] = ()) -> tuple[str, ...]:
+def _photo_warnings(tiles: tuple[DetectedTile, ...], aside: tuple[DetectedTile, ...] = (),
+                    strengthened: bool = False) -> tuple[str, ...]:
     if not tiles:
         return ("no tiles found: hold the camera closer, with the tiles face up and well lit",)
     warnings = []
+    if strengthened:
+        warnings.append(FAINT_COLOURS_WARNING)
     if any(NO_COLOUR_WARNING in tile.warnings for tile in tiles):
         warnings.append("no colour in the photo: the colours are guesses, confirm each tile or retake the photo in colour")
     if aside:

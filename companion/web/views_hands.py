@@ -502,6 +502,9 @@ def _retake_advice(recognition: Any, checks: PhotoCheck) -> str | None:
     unsure = sum(bool(t.low_confidence) for t in tiles)
     if cut:
         return _("Retake: step back so no tile is cut by the edge of the photo.")
+    faint = any(str(w).startswith("faint colours") for w in getattr(recognition, "warnings", ()))
+    if faint and unsure * 3 >= len(tiles):
+        return _("Retake in brighter light (a lamp over the table, no flash glare): the colours in this photo are faint.")
     if unsure * 3 >= len(tiles):
         return _("Retake: hold the phone closer and straight in front of the rack, in good light, without flash glare.")
     if any(note.kind == "count" for note in checks.notes):

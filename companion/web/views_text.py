@@ -580,6 +580,9 @@ _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
     (re.compile(r"^no colour in the photo"),
      _l("The photo has no colour (black and white): every colour is a guess. Confirm each tile, or retake the photo "
         "in colour.")),
+    (re.compile(r"^faint colours \(dim light\?\)"),
+     _l("The colours in this photo are faint (dim light, or the phone's low-light mode): they were strengthened "
+        "before reading. Check the colours, or retake the photo in brighter light.")),
     (re.compile(r"^(?P<n>\d+) tile\(s\) set aside unread"),
      _l("Not read: %(n)s (grey boxes: face down, or mostly outside the photo). Add them by hand if they are in the hand.")),
     (re.compile(r"^(?P<n>\d+) tile\(s\) cut by the frame"),

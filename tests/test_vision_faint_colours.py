@@ -1,0 +1,107 @@
+"""Faint colours (issue 10: "blue is read as black, orange and red as black in dim light"): a dim room or a
+phone's low-light processing greys every ink of a photo alike.  The recogniser measures how far the photo's
+coloured inks stand from its blacks and, where they are faint, strengthens the photo's colours about the
+light's own colour before the tiles are read (``vision.ink.colour_strength``, ``strengthen_colours``).
+
+Photos: tests/data/vision (rendered racks, seed 9101; real Rummikub photos, CC BY 4.0, see README there).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import Recognizer
+from vision.ink import COLOURED_FROM, MOST_STRENGTH, colour_strength, face_patches, ink_features, loose_frames
+from vision.numerals import tile_frames
+from vision.postprocess import box_iou
+from vision_labels import DATA, tile_boxes
+
+LABELS = {**tile_boxes("labels.csv"), **tile_boxes("racks.csv")}
+REAL = ["real_table_16.jpg", "real_table_17.jpg", "real_table_8.jpg", "real_rack_6.jpg"]
+
+
+@pytest.fixture(scope="module")
+def recognizers() -> tuple[Recognizer, Recognizer]:
+    return Recognizer(), Recognizer(strengthen=False)
+
+
+def _fainter(pixels: np.ndarray, saturation: float) -> np.ndarray:
+    """The photo with its colours at ``saturation`` of their strength about grey."""
+    out = pixels.astype(np.float32)
+    grey = out.mean(2, keepdims=True)
+    return np.clip(grey + (out - grey) * saturation, 0, 255).astype(np.uint8)
+
+
+def _strength(recognizer: Recognizer, pixels: np.ndarray) -> float:
+    boxes, _ = recognizer.find_tiles(pixels)
+    patches = face_patches(pixels, boxes, loose_frames(pixels, boxes, tile_frames(boxes)))
+    return colour_strength([ink_features(patch) for patch in patches])
+
+
+def _colours(recognizer: Recognizer, pixels: np.ndarray, image: str) -> tuple[int, int]:
+    """How many labelled tiles are found with their colour right, and how many sure tiles have it wrong."""
+    truth = LABELS[image]
+    boxes = np.array([box for _, box in truth], np.float32)
+    right = sure_wrong = 0
+    for tile in recognizer.recognize(pixels).tiles:
+        overlap = box_iou(np.array(tile.box, np.float32), boxes)
+        best = int(np.argmax(overlap))
+        if overlap[best] < 0.5:
+            continue
+        same = truth[best][0][0] == tile.tile[0]
+        right += same
+        sure_wrong += not same and not tile.low_confidence
+    return right, sure_wrong
+
+
+@pytest.mark.parametrize("image", ["rack_front.jpg", "rack_tilted_dim.jpg", "synthetic_mixed.jpg"])
+def test_faint_colours_are_read_as_on_the_photo_as_taken(recognizers: tuple[Recognizer, Recognizer], image: str) -> None:
+    """The photo's colours at half their strength: without strengthening, blues, reds and oranges are read
+    black (at least two tiles more wrong than on the photo as taken); strengthened, every tile's colour is read
+    as on the photo as taken, and no sure tile has a wrong colour."""
+    strengthened, plain = recognizers
+    pixels = cv2.imread(str(DATA / image))
+    faint = _fainter(pixels, 0.5)
+    as_taken, _ = _colours(plain, pixels, image)
+    unhelped, _ = _colours(plain, faint, image)
+    helped, sure_wrong = _colours(strengthened, faint, image)
+    assert unhelped <= as_taken - 2, (unhelped, as_taken)
+    assert helped >= as_taken and sure_wrong == 0, (helped, as_taken, sure_wrong)
+    assert 1.0 < _strength(strengthened, faint) <= MOST_STRENGTH
+
+
+@pytest.mark.parametrize("image", REAL)
+def test_a_vivid_real_photo_is_read_as_it_is(recognizers: tuple[Recognizer, Recognizer], image: str) -> None:
+    """The real Rummikub photos' inks are vivid: nothing is strengthened, the photo is read as it came."""
+    strengthened, _ = recognizers
+    pixels = cv2.imread(str(DATA / image))
+    assert _strength(strengthened, pixels) == 1.0
+    boxes, _ = strengthened.find_tiles(pixels)
+    assert strengthened.strengthen_colours(pixels, boxes) is pixels
+
+
+@pytest.mark.parametrize("cast", [(0.6, 0.85, 1.1), (1.15, 1.0, 0.8)], ids=["warm-lamp", "cool-light"])
+def test_a_photo_of_grey_inks_under_a_coloured_light_is_not_coloured(recognizers: tuple[Recognizer, Recognizer],
+                                                                     cast: tuple[float, float, float]) -> None:
+    """Every ink grey (a black-and-white photo of a rack) under a warm or cool light: the inks share the light's
+    tint, which is no colour, so nothing is strengthened (a rack of black tiles is left alone the same way)."""
+    strengthened, _ = recognizers
+    grey = cv2.cvtColor(cv2.cvtColor(cv2.imread(str(DATA / "rack_tilted_teens.jpg")), cv2.COLOR_BGR2GRAY),
+                        cv2.COLOR_GRAY2BGR)
+    tinted = np.clip(grey.astype(np.float32) * np.array(cast, np.float32), 0, 255).astype(np.uint8)
+    assert _strength(strengthened, tinted) == 1.0
+
+
+def test_blacks_a_little_apart_are_no_colours() -> None:
+    """The inks of a rendered rack of black tiles as measured (some blacks' chroma over COLOURED_FROM, none
+    far from the rest) are left as they are; the same spread with a third of the tiles faintly coloured is
+    strengthened."""
+    ink = lambda rg, gb: np.array([rg, gb, rg + gb, 0.3, 0.2])  # noqa: E731
+    blacks = [0.02, 0.04, 0.04, 0.06, 0.06, 0.06, 0.08, 0.11, 0.11, 0.11, 0.11, 0.13, 0.15, 0.16, 0.17, 0.19, 0.22]
+    assert sum(c >= COLOURED_FROM for c in blacks) >= 4
+    assert colour_strength([ink(c, 0.0) for c in blacks]) == 1.0
+    faint = [ink(c, 0.0) for c in blacks[:12]] + [ink(0.3, 0.05), ink(-0.1, -0.3), ink(0.25, 0.2), ink(0.3, 0.0),
+                                                   ink(-0.15, -0.25), ink(0.28, 0.1)]
+    assert colour_strength(faint) > 1.5
