@@ -95,12 +95,12 @@ def test_O1_tile_count_and_retake_advice(client: FlaskClient, app: Flask, table:
 def test_faint_colours_are_said_and_the_retake_asks_for_light(client: FlaskClient, app: Flask, table: str) -> None:
     """A photo whose colours the recogniser strengthened says so, in the reader's language; with a third of
     its tiles unsure, the retake advice asks for more light rather than a closer photo."""
-    from vision.recognizer import FAINT_COLOURS_WARNING
-    app.extensions["recognizer"] = Reader(*_row("R1 R2 R3 B5 Y5 K5", unsure=(0, 3)), warnings=(FAINT_COLOURS_WARNING,))
+    from vision.recognizer import FAINT_COLOURS_MESSAGE
+    app.extensions["recognizer"] = Reader(*_row("R1 R2 R3 B5 Y5 K5", unsure=(0, 3)), warnings=(FAINT_COLOURS_MESSAGE,))
     words = _words(_photo(client, table))
     assert "The colours in this photo are faint" in words
     assert "Retake in brighter light" in words and "hold the phone closer" not in words
-    app.extensions["recognizer"] = Reader(*_row("R1 R2 R3 B5 Y5 K5", unsure=(0,)), warnings=(FAINT_COLOURS_WARNING,))
+    app.extensions["recognizer"] = Reader(*_row("R1 R2 R3 B5 Y5 K5", unsure=(0,)), warnings=(FAINT_COLOURS_MESSAGE,))
     words = _words(_photo(client, table))
     assert "The colours in this photo are faint" in words and "Retake" not in words, "one tile unsure: no retake"
     client.get("/lang?lang=tr&next=/")

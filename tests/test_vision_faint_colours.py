@@ -96,12 +96,12 @@ def test_a_photo_of_grey_inks_under_a_coloured_light_is_not_coloured(recognizers
 
 def test_blacks_a_little_apart_are_no_colours() -> None:
     """The inks of a rendered rack of black tiles as measured (some blacks' chroma over COLOURED_FROM, none
-    far from the rest) are left as they are; the same spread with a third of the tiles faintly coloured is
-    strengthened."""
+    far from the rest) are left as they are; the same spread with half the tiles faintly coloured is
+    strengthened, and with a fifth of them coloured it is left too (too few to tell from blacks)."""
     ink = lambda rg, gb: np.array([rg, gb, rg + gb, 0.3, 0.2])  # noqa: E731
     blacks = [0.02, 0.04, 0.04, 0.06, 0.06, 0.06, 0.08, 0.11, 0.11, 0.11, 0.11, 0.13, 0.15, 0.16, 0.17, 0.19, 0.22]
     assert sum(c >= COLOURED_FROM for c in blacks) >= 4
     assert colour_strength([ink(c, 0.0) for c in blacks]) == 1.0
-    faint = [ink(c, 0.0) for c in blacks[:12]] + [ink(0.3, 0.05), ink(-0.1, -0.3), ink(0.25, 0.2), ink(0.3, 0.0),
-                                                   ink(-0.15, -0.25), ink(0.28, 0.1)]
-    assert colour_strength(faint) > 1.5
+    coloured = [ink(0.3, 0.05), ink(-0.1, -0.3), ink(0.25, 0.2), ink(0.3, 0.0), ink(-0.15, -0.25), ink(0.28, 0.1)]
+    assert colour_strength([ink(c, 0.0) for c in blacks[:6]] + coloured) > 1.5
+    assert colour_strength([ink(c, 0.0) for c in blacks[:12]] + coloured[:3]) == 1.0

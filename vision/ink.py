@@ -57,15 +57,17 @@ BLUER_AMONG = 4
 # is its distance from the photo's blacks in (log R/G, log G/B); a tile's ink is coloured from COLOURED_FROM
 # (measured on the rendered racks as read: black inks 0.02-0.22, 10th-90th percentile; coloured 0.42-1.05, and
 # 0.18-0.49 with the photo's saturation halved).  At least COLOURED_SHARE of a photo's inked tiles must be
-# coloured, their median chroma COLOURED_APART times the blacks' (a rack of blacks alone: about 2; faint
-# colours with blacks among them: 3 or more).  Then the coloured inks' median chroma per unit of the ink's
-# darkness (rendered racks: 0.8-2.4 a photo; 0.4-1.2 with the saturation halved) says how vivid they are,
-# and the colours are scaled to bring it to FULL_COLOUR, by at most MOST_STRENGTH; by less than
-# LEAST_STRENGTH, not at all (a photo a little dull is read best as it is).  Chosen on the tuning racks
-# (seed 9201), their colours as taken, halved, and darker at 0.65.
+# coloured and their median chroma COLOURED_APART times the blacks': a rack of black tiles alone has its
+# blacks' spread and no more (renders: at most 0.35 of its inks over COLOURED_FROM, and those at most 2.3
+# times the rest), while a rack has three coloured tiles in four on average.  Then the coloured inks' median
+# chroma per unit of the ink's darkness (rendered racks: 0.8-2.4 a photo; 0.4-1.2 with the saturation halved)
+# says how vivid they are, and the colours are scaled to bring it to FULL_COLOUR, by at most MOST_STRENGTH;
+# by less than LEAST_STRENGTH, not at all (a photo a little dull is read best as it is).  Chosen on the
+# tuning racks (seed 9201) with their colours as taken, halved, and at 0.65 and darker, and on racks of
+# black tiles.
 COLOURED_FROM = 0.15
-COLOURED_SHARE = 0.3
-COLOURED_APART = 3.0
+COLOURED_SHARE = 0.4
+COLOURED_APART = 2.0
 FULL_COLOUR = 1.4
 MOST_STRENGTH = 2.5
 LEAST_STRENGTH = 1.25

@@ -89,7 +89,8 @@ GAP_CONFIDENCE = 0.5
 # greyscale JPEG 0.
 COLOURLESS_BELOW = 8
 CUT_WARNING = "cut by the frame"
-FAINT_COLOURS_WARNING = ("faint colours (dim light?): strengthened before reading; check the colours, or retake the "
+# A photo-level message (not a tile's warning): the photo's colours were strengthened (vision.ink.colour_strength).
+FAINT_COLOURS_MESSAGE = ("faint colours (dim light?): strengthened before reading; check the colours, or retake the "
                          "photo in brighter light")
 UPSIDE_DOWN_WARNING = "upside down"
 UNREADABLE_WARNING = "unreadable"
@@ -471,7 +472,7 @@ def _photo_warnings(tiles: tuple[DetectedTile, ...], aside: tuple[DetectedTile, 
         return ("no tiles found: hold the camera closer, with the tiles face up and well lit",)
     warnings = []
     if strengthened:
-        warnings.append(FAINT_COLOURS_WARNING)
+        warnings.append(FAINT_COLOURS_MESSAGE)
     if any(NO_COLOUR_WARNING in tile.warnings for tile in tiles):
         warnings.append("no colour in the photo: the colours are guesses, confirm each tile or retake the photo in colour")
     if aside:
