@@ -217,6 +217,25 @@ def _fainter(saturation: float, brightness: float) -> Callable[[np.ndarray], np.
     return fainter
 
 
+def _smaller(scale: float, then: Callable[[np.ndarray], np.ndarray] | None) -> Callable[[np.ndarray], np.ndarray]:
+    """A photo taken with fewer pixels (a laptop's camera, a far shot): resized by ``scale`` and saved again as a
+    JPEG of quality 60, then changed by ``then`` if given."""
+
+    def smaller(pixels: np.ndarray) -> np.ndarray:
+        small = cv2.resize(pixels, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        _, encoded = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 60])
+        out = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+        return then(out) if then is not None else out
+
+    return smaller
+
+
+def _scaled(samples: list[Sample], scale: float) -> list[Sample]:
+    """``samples`` with their boxes scaled like the photos of :func:`_smaller`."""
+    return [Sample(s.path, tuple((tile, tuple(v * scale for v in box)) for tile, box in s.tiles), s.upside_down)
+            for s in samples]
+
+
 def _weaken(recognizer: Recognizer, share: float) -> None:
     """Make ``recognizer``'s detector miss ``share`` of its boxes at random, drawn from the photo's pixels
     (so the same boxes go with and without the later stages)."""
@@ -284,6 +303,9 @@ def main() -> None:
                              "vivid), as a dim room or a phone's low-light processing would take them")
     parser.add_argument("--darker", type=float, default=1.0, metavar="BRIGHTNESS",
                         help="stress test: every photo this much as bright, with a camera's noise")
+    parser.add_argument("--smaller", type=float, default=1.0, metavar="SCALE",
+                        help="stress test: every photo resized by this scale and saved as a JPEG of quality 60, as a "
+                             "laptop's camera or a far shot would take it")
     parser.add_argument("--no-strengthen", action="store_true",
                         help="leave out the strengthening of faint colours (vision/ink.py colour_strength)")
     add_photos_argument(parser)
@@ -294,6 +316,8 @@ def main() -> None:
                             read_numbers=not args.no_number_reader, check_ink=not args.no_ink_check,
                             fill_rows=not args.no_row_gaps, strengthen=not args.no_strengthen)
     photo = _fainter(args.faint_colours, args.darker) if args.faint_colours < 1 or args.darker < 1 else None
+    if args.smaller != 1:
+        photo = _smaller(args.smaller, photo)
     if args.drop_boxes:
         _weaken(recognizer, args.drop_boxes)
     if args.jitter_boxes:
@@ -301,9 +325,9 @@ def main() -> None:
     if args.flip_up_down:
         _mislead(recognizer, args.flip_up_down)
     if not args.synthetic:
-        evaluate(recognizer, real_samples(), args.verbose, tuple(args.thresholds), photo)
+        evaluate(recognizer, _scaled(real_samples(), args.smaller), args.verbose, tuple(args.thresholds), photo)
         return
-    groups = [synthetic_samples(folder) for folder in args.synthetic]
+    groups = [_scaled(synthetic_samples(folder), args.smaller) for folder in args.synthetic]
     for folder, samples in zip(args.synthetic, groups):
         print(f"\n## {folder.name}\n")
         evaluate(recognizer, samples, args.verbose, tuple(args.thresholds), photo)

@@ -107,6 +107,17 @@ def test_faint_colours_are_said_and_the_retake_asks_for_light(client: FlaskClien
     assert "Fotoğraftaki renkler soluk" in _words(_photo(client, table))
 
 
+def test_small_tiles_are_said_on_the_tile_and_for_the_photo(client: FlaskClient, app: Flask, table: str) -> None:
+    tiles = [Seen(code, box, 0.9, True, ("small in the photo",)) for code, box in
+             [("R1", (10, 10, 30, 36)), ("R2", (30, 10, 50, 36)), ("R3", (50, 10, 70, 36))]]
+    app.extensions["recognizer"] = Reader(*tiles, warnings=("3 tile(s) small in the photo: hold the camera closer",))
+    page = _photo(client, table)
+    words = _words(page)
+    assert "Tiles small in the photo: 3. Hold the camera closer" in words
+    assert "hold the phone closer" in words, "the retake advice"
+    assert unescape(page).count("90% · small in the photo: check it") == 3, "on each tile"
+
+
 def test_O5_one_tile_away_is_offered_as_a_tap(client: FlaskClient, app: Flask, table: str, store: TableStore) -> None:
     store.record(table, {"type": "indicator", "tile": "Y3"})
     codes = "R7 R6 R9 K1 K2 K3 B5 Y5 K5 B9 B10 B11 B12 B13"

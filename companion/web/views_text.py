@@ -587,6 +587,8 @@ _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
      _l("Not read: %(n)s (grey boxes: face down, or mostly outside the photo). Add them by hand if they are in the hand.")),
     (re.compile(r"^(?P<n>\d+) tile\(s\) cut by the frame"),
      _l("Tiles cut by the frame: %(n)s. Step back or move the camera.")),
+    (re.compile(r"^(?P<n>\d+) tile\(s\) small in the photo"),
+     _l("Tiles small in the photo: %(n)s. Hold the camera closer to read them surely.")),
     (re.compile(r"^(?P<n>\d+) tile\(s\) read with low confidence"),
      _l("Tiles read with low confidence: %(n)s. Please confirm them.")),
     (re.compile(r"^(?P<n>\d+) tile\(s\) upside down"), _l("Tiles upside down: %(n)s.")),
@@ -610,6 +612,7 @@ _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
 
 PHOTO_WORDS: dict[str, LazyString] = {
     "cut by the frame": _l("cut by the frame"),
+    "small in the photo": _l("small in the photo: check it"),
     "upside down": _l("upside down"),
     "unreadable": _l("unreadable"),
     "no ink: face down or blank": _l("face down or blank"),
