@@ -197,14 +197,14 @@ class Recognizer:
         height, width = pixels.shape[:2]
         boxes, scores = self.find_tiles(pixels)
         gaps = self.fill_rows_gaps(pixels, boxes) if self.fill_rows else np.zeros((0, 4), np.float32)
-        colours = self.strengthen_colours(pixels, np.concatenate([boxes, gaps])) if self.strengthen else pixels
         proposed = np.r_[np.zeros(len(boxes), bool), np.ones(len(gaps), bool)]
         boxes, scores = np.concatenate([boxes, gaps]), np.concatenate([scores, np.zeros(len(gaps), np.float32)])
-        read = _drop_twins(self.read_tiles(pixels, boxes, scores, proposed, colours))
+        read, strengthened = self._read_tiles(pixels, boxes, scores, proposed)
+        read = _drop_twins(read)
         unread = [_set_aside(tile, out) for tile, out in zip(read, _mostly_outside(read))]
         aside = tuple(tile for tile, out in zip(read, unread) if out)
         tiles = tuple(tile for tile, out in zip(read, unread) if not out)
-        warnings = _photo_warnings(tiles, aside, strengthened=colours is not pixels)
+        warnings = _photo_warnings(tiles, aside, strengthened=strengthened)
         elapsed = round((time.perf_counter() - started) * 1000, 1)
         return Recognition(tiles, warnings, elapsed, width, height, aside)
 
@@ -234,7 +234,11 @@ class Recognizer:
         if len(boxes) == 0:
             return pixels
         patches = face_patches(pixels, boxes, loose_frames(pixels, boxes, tile_frames(boxes)))
-        return strengthen_colours(pixels, patches, colour_strength([ink_features(patch) for patch in patches]))
+        return self._colour_photo(pixels, patches, [ink_features(patch) for patch in patches])
+
+    def _colour_photo(self, pixels: np.ndarray, patches: list[np.ndarray], features: list[np.ndarray | None]) -> np.ndarray:
+        """:meth:`strengthen_colours` from the tiles' face ``patches`` and their ink ``features``, measured already."""
+        return strengthen_colours(pixels, patches, colour_strength(features)) if self.strengthen else pixels
 
     def fill_rows_gaps(self, pixels: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """Boxes for tiles the detector missed in its rows: places between two found tiles of a row or
@@ -272,33 +276,44 @@ class Recognizer:
         return np.clip(boxes[keep], 0, [width, height, width, height]), scores[keep]
 
     def read_tiles(self, pixels: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
-                   proposed: np.ndarray | None = None, colour_pixels: np.ndarray | None = None) -> tuple[DetectedTile, ...]:
+                   proposed: np.ndarray | None = None) -> tuple[DetectedTile, ...]:
         """Classify each box's crop, read the numbers of tiles in rows, and build the tiles in reading order.
         ``proposed`` marks boxes no detection gave (gaps in a row): kept only where the classifier sees a tile.
-        ``colour_pixels``: the photo with its colours strengthened (:meth:`strengthen_colours`), where the
-        colours are read (by the classifier and the ink); what a tile is and its number are read on ``pixels``."""
+        Where the tiles' inks are faint (:meth:`strengthen_colours`), their colours (the classifier's and the
+        ink's) are read on the photo with its colours strengthened; what a tile is and its number, on ``pixels``."""
+        return self._read_tiles(pixels, boxes, scores, proposed)[0]
+
+    def _read_tiles(self, pixels: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
+                    proposed: np.ndarray | None = None) -> tuple[tuple[DetectedTile, ...], bool]:
+        """:meth:`read_tiles`, and whether the colours were read on the photo strengthened."""
         if len(boxes) == 0:
-            return ()
+            return (), False
         if proposed is None:
             proposed = np.zeros(len(boxes), bool)
         kinds, colours, upsides = self.classify(tile_crops(pixels, boxes))
-        if colour_pixels is not None and colour_pixels is not pixels:
-            _, colours, _ = self.classify(tile_crops(colour_pixels, boxes))
-        else:
-            colour_pixels = pixels
         frames = tile_frames(boxes)  # the rows, once: the number reader and the ink's look both use them
         numbers, no_number, turned = self.read_numbers(pixels, boxes, kinds, upsides[:, 0], frames)
         inks = np.full((len(boxes), len(COLOURS)), np.nan)
         blank = np.zeros(len(boxes), bool)
         features: list[np.ndarray | None] = [None] * len(boxes)
-        if self._ink is not None:
+        strengthened = False
+        if self._ink is not None or self.strengthen:
             loose = ~np.isfinite(frames[:, 3])
-            features = [ink_features(patch) for patch in face_patches(colour_pixels, boxes,
-                                                                      loose_frames(pixels, boxes, frames))]
-            # Face down is for loose tiles: a tile standing in a row faces the camera (a small or blurred
-            # one can show too little ink to measure, and is flagged as unreadable, not set aside).
-            inks = self._ink.probabilities(features)
-            blank = np.array([f is None for f in features]) & loose
+            outlines = loose_frames(pixels, boxes, frames)
+            patches = face_patches(pixels, boxes, outlines)
+            features = [ink_features(patch) for patch in patches]
+            colour_pixels = self._colour_photo(pixels, patches, features)
+            strengthened = colour_pixels is not pixels
+            if strengthened:
+                _, colours, _ = self.classify(tile_crops(colour_pixels, boxes))
+                features = [ink_features(patch) for patch in face_patches(colour_pixels, boxes, outlines)]
+            if self._ink is None:
+                features = [None] * len(boxes)  # the blue check below compares the ink's look, left out
+            else:
+                # Face down is for loose tiles: a tile standing in a row faces the camera (a small or blurred
+                # one can show too little ink to measure, and is flagged as unreadable, not set aside).
+                inks = self._ink.probabilities(features)
+                blank = np.array([f is None for f in features]) & loose
         fused = [fuse_colour(colours[index], inks[index]) for index in range(len(boxes))]
         # A tile standing in a row read black whose ink is bluer than the other blacks in the photo's rows:
         # flagged, and read blue where the gap is wide (its blue and black probabilities swapped).  Loose
@@ -355,7 +370,7 @@ class Recognizer:
                     warnings.append(FACE_DOWN_WARNING)
             found.append(DetectedTile(tile, (x1, y1, x2, y2), confidence, disagree or confidence < LOW_CONFIDENCE,
                                       upside_down, tuple(warnings)))
-        return tuple(found)
+        return tuple(found), strengthened
 
     def read_numbers(self, pixels: np.ndarray, boxes: np.ndarray, kinds: np.ndarray,
                      upside_down: np.ndarray,
