@@ -311,6 +311,9 @@ def main() -> None:
     add_photos_argument(parser)
     parser.add_argument("--thresholds", type=float, nargs="*", default=(), help="also score these low-confidence thresholds")
     args = parser.parse_args()
+    for name in ("faint_colours", "darker", "smaller"):
+        if not getattr(args, name) > 0:
+            parser.error(f"--{name.replace('_', '-')} {getattr(args, name)}: give a share above 0 (1 leaves the photos as they are)")
     use_photos(args.photos)
     recognizer = Recognizer(args.models, turns=args.turns, rack_prior=not args.no_rack_prior,
                             read_numbers=not args.no_number_reader, check_ink=not args.no_ink_check,
