@@ -4,8 +4,9 @@ The square crop the classifier reads takes in both neighbours of a tile standing
 commonest misreads are numbers (6→5, 1→7, 2→12, 13→11).  This stage crops only the numeral region of
 each tile, upright along the rack's row, as wide as the tile measured along the row (the spacing of
 touching neighbours), and reads it with PP-OCR's text recogniser (``models/numerals.onnx``), its
-alphabet restricted to digits.  A row's direction leaves the tile's up and down open: every tile is read
-both ways up, and the likelier reading is kept, weighed by the classifier's up/down and by the way the
+alphabet restricted to digits.  A row's direction leaves the tile's up and down open: a tile is read
+both ways up (once a few tiles of a row have settled which way it stands, its other tiles that way only),
+and the likelier reading is kept, weighed by the classifier's up/down and by the way the
 other tiles of its row read (a rack's tiles stand the same way up: the 6 and 9 that read alike both ways
 are told by their row).
 
@@ -63,6 +64,17 @@ _VOTE_SAY = 20.0
 _VOTE_FROM = 0.1
 _TILE_TURNED = 0.05
 _VOTE_REACH = 4.5
+# Reading every tile both ways up doubles the reads.  A row's tiles are read both ways _SAMPLE at a time until
+# their votes settle which way the row stands (a sum of at least _SETTLED: two tiles that read clearly the same
+# way; one alone never settles it), at most _SAMPLE_ROUNDS times; the row's other tiles are then read that way
+# only, and the other way too where that reading is faint (likelihood below _ONE_WAY_FROM) or the classifier's
+# up/down says the tile stands the other way.  Chosen by replaying the readings of the tuning racks (seed 9201):
+# 74 % of the reads, and not one tile's reading changed there, nor on the dev and check racks or the older
+# scenes (75 %, 76 %, 83 % of the reads).
+_SAMPLE = 2
+_SAMPLE_ROUNDS = 3
+_SETTLED = 1.2 * math.log(_VOTE_SAY)
+_ONE_WAY_FROM = 0.5
 READER_SURE = 0.6
 """Below this probability of its likeliest number the reader neither confirms the classifier nor asks for a tap
 by disagreeing with it."""
@@ -257,6 +269,20 @@ def number_posteriors(probabilities: np.ndarray, digit_classes: np.ndarray) -> t
     return likelihoods / np.maximum(total, 1e-300)[:, None], total
 
 
+def _votes(ways: np.ndarray) -> np.ndarray:
+    """Each tile's say on which way its row stands: the log ratio of its likelihoods of a number turned half way
+    round and as the row stands (``ways``, N×2), held within ±log ``_VOTE_SAY``; none (0) for a tile with no
+    clear number either way (below ``_VOTE_FROM``).  A way not read has likelihood 0, so a tile read one way
+    only and clearly says so in full.
+
+    >>> _votes(np.array([[0.9, 0.009], [0.5, 0.4], [0.02, 0.05], [0.0, 0.7]])).round(2).tolist()
+    [-3.0, -0.22, 0.0, 3.0]
+    """
+    say = math.log(_VOTE_SAY)
+    ratio = np.log(np.maximum(ways[:, 1], 1e-6) / np.maximum(ways[:, 0], 1e-6))
+    return np.where(ways.max(1) >= _VOTE_FROM, np.clip(ratio, -say, say), 0.0)
+
+
 def _row_prior(ways: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """P(the tile stands as its row's direction says, and turned half way round) (N×2), from the other tiles of
     its row.  ``ways``: each tile's likelihood of a number read each way up (N×2); ``rows``: its row label
@@ -271,8 +297,7 @@ def _row_prior(ways: np.ndarray, rows: np.ndarray) -> np.ndarray:
     >>> _row_prior(ways, np.array([0, 0, 0, 0, -1])).round(2).tolist()
     [[0.95, 0.05], [0.95, 0.05], [0.95, 0.05], [0.95, 0.05], [0.5, 0.5]]
     """
-    say = math.log(_VOTE_SAY)
-    vote = np.where(ways.max(1) >= _VOTE_FROM, np.clip(np.log(np.maximum(ways[:, 1], 1e-6) / np.maximum(ways[:, 0], 1e-6)), -say, say), 0.0)
+    vote = _votes(ways)
     total = np.zeros(len(ways))
     for row in np.unique(rows[rows >= 0]):
         member = rows == row
@@ -343,9 +368,10 @@ class NumberReader:
         photo).
 
         Only the boxes ``which`` are read (default: all) and only those standing in a row.  The row's
-        direction leaves up and down open, so each tile is read both ways up.  Of the two readings the
-        likelier is kept: each way's likelihood of a number, times ``upside_down`` (each box's P(upside
-        down), the classifier's) held within ``_UPSIDE_SAY`` (ignored where the row runs nearly up the photo,
+        direction leaves up and down open, so a tile is read both ways up (a row's other tiles only its
+        way, once a few of them have settled it: ``_read_ways``).  Of the two readings the likelier is
+        kept: each way's likelihood of a number, times ``upside_down`` (each box's P(upside down), the
+        classifier's) held within ``_UPSIDE_SAY`` (ignored where the row runs nearly up the photo,
         where "upside down" means little), times the row's vote (``_row_prior``).  A head wrong on a set it
         never learnt is outvoted by what the reader sees on the tile and on its row.
         ``frames`` are ``tile_frames(boxes)`` when the caller has them already.
@@ -361,17 +387,52 @@ class NumberReader:
         upright_rows = abs(float(frames[chosen[0], 2])) <= _UPRIGHT_ROWS
         if not upright_rows:
             upside = np.full(len(boxes), 0.5)
-        # Both ways up, in one batch: [k, 0] the tile as the row stands, [k, 1] turned half way round.
-        post, total = self._run(image, frames[np.repeat(chosen, 2)], np.tile(np.array([0, 1]), len(chosen)))
-        ways, reads = total.reshape(len(chosen), 2), post.reshape(len(chosen), 2, len(NUMBERS))
-        prior = _row_prior(ways, row_labels(frames)[chosen])
         weight = np.clip(upside[chosen], _UPSIDE_SAY, 1 - _UPSIDE_SAY)
+        rows = row_labels(frames)[chosen]
+        ways, reads = self._read_ways(image, frames[chosen], rows, weight)
+        prior = _row_prior(ways, rows)
         pick = np.argmax(ways * np.stack([1 - weight, weight], 1) * prior, 1)
-        rows = np.arange(len(chosen))
-        posteriors[chosen], likelihood[chosen] = reads[rows, pick], ways[rows, pick]
+        tiles = np.arange(len(chosen))
+        posteriors[chosen], likelihood[chosen] = reads[tiles, pick], ways[tiles, pick]
         if upright_rows:
             turned[chosen] = pick  # the row's angle is within 65° of the photo's horizontal: turn 1 is upside down
         return posteriors, likelihood, turned
+
+    def _read_ways(self, image: np.ndarray, frames: np.ndarray, rows: np.ndarray,
+                   weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each tile of ``frames`` (in rows ``rows``, with the classifier's P(upside down) ``weight``) read as its
+        row stands and turned half way round: the likelihood of a number each way (N×2: [k, 0] as the row stands,
+        [k, 1] turned; 0 for a way not read) and P(number) each way (N×2×13, NaN where not read).  Both ways for
+        a few tiles of each row until they settle which way it stands, then that way only (``_SAMPLE``)."""
+        ways, reads = np.zeros((len(frames), 2)), np.full((len(frames), 2, len(NUMBERS)), np.nan)
+
+        def read(tiles: list[int], turns: list[int]) -> None:
+            if tiles:
+                reads[tiles, turns], ways[tiles, turns] = self._run(image, frames[tiles], np.array(turns))
+
+        queues = {int(row): [int(tile) for tile in np.flatnonzero(rows == row)] for row in np.unique(rows[rows >= 0])}
+        settled: dict[int, int] = {}
+        for _ in range(_SAMPLE_ROUNDS):
+            sample = [tile for row, queue in queues.items() if row not in settled for tile in queue[:_SAMPLE]]
+            if not sample:
+                break
+            read([tile for tile in sample for _ in (0, 1)], [0, 1] * len(sample))
+            for row, queue in queues.items():
+                if row not in settled:
+                    del queue[:_SAMPLE]
+                    say = float(_votes(ways[rows == row]).sum())
+                    if abs(say) >= _SETTLED:
+                        settled[row] = int(say > 0)
+        # The rest: both ways up in a row not settled (or in no row), the row's way alone in a settled one.
+        both = [int(tile) for tile in np.flatnonzero(rows < 0)]
+        both += [tile for row, queue in queues.items() if row not in settled for tile in queue]
+        one = [(tile, settled[row]) for row, queue in queues.items() if row in settled for tile in queue]
+        read([tile for tile in both for _ in (0, 1)] + [tile for tile, _ in one], [0, 1] * len(both) + [way for _, way in one])
+        # A tile read faintly its row's way, or that the classifier sees standing the other way: read that way too.
+        other = [(tile, 1 - way) for tile, way in one
+                 if ways[tile, way] < _ONE_WAY_FROM or (weight[tile] > 0.5 if way == 0 else weight[tile] < 0.5)]
+        read([tile for tile, _ in other], [way for _, way in other])
+        return ways, reads
 
     def _run(self, image: np.ndarray, frames: np.ndarray, turns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         crops = numeral_crops(image, frames, turns)
