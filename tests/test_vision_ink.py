@@ -16,8 +16,8 @@ from vision.ink import (BLUER_FLAG, BLUER_SWITCH, INK_MODEL, InkColour, bluer_th
                         ink_features, loose_frames)
 from vision.numerals import tile_frames
 from vision.postprocess import COLOURS, box_iou
-from vision.recognizer import (CUT_WARNING, FACE_DOWN_WARNING, MODELS_DIR, UNREADABLE_WARNING, _drop_twins, _mostly_outside,
-                               _set_aside)
+from vision.recognizer import (CUT_WARNING, FACE_DOWN_WARNING, IN_FRAME, MODELS_DIR, UNREADABLE_WARNING, _drop_twins,
+                               _in_frame, _set_aside)
 from vision_labels import DATA, tile_boxes
 needs_ink = pytest.mark.skipif(not (MODELS_DIR / INK_MODEL).is_file(), reason="models/ink_colour.json is missing")
 
@@ -163,7 +163,7 @@ def test_only_unreadable_boxes_mostly_outside_or_face_down_are_set_aside() -> No
     faint = _tile((300, 300, 340, 360), 0.3, UNREADABLE_WARNING, FACE_DOWN_WARNING)   # a faint real tile
     back = _tile((300, 300, 340, 360), 0.3, UNREADABLE_WARNING, FACE_DOWN_WARNING, tile="F")  # a plain back as F
     tiles = tuple(row) + (cut_small, cut_big, cut_sure, face_down, faint, back)
-    aside = [_set_aside(t, out) for t, out in zip(tiles, _mostly_outside(tiles))]
+    aside = [_set_aside(t, share < IN_FRAME) for t, share in zip(tiles, _in_frame(tiles))]
     assert aside == [False] * len(row) + [True, False, False, True, False, True]
 
 

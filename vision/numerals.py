@@ -427,7 +427,8 @@ class NumberReader:
         both = [int(tile) for tile in np.flatnonzero(rows < 0)]
         both += [tile for row, queue in queues.items() if row not in settled for tile in queue]
         one = [(tile, settled[row]) for row, queue in queues.items() if row in settled for tile in queue]
-        read([tile for tile in both for _ in (0, 1)] + [tile for tile, _ in one], [0, 1] * len(both) + [way for _, way in one])
+        read([tile for tile in both for _ in (0, 1)] + [tile for tile, _ in one],
+             [0, 1] * len(both) + [way for _, way in one])
         # A tile read faintly its row's way, or that the classifier sees standing the other way: read that way too.
         other = [(tile, 1 - way) for tile, way in one
                  if ways[tile, way] < _ONE_WAY_FROM or (weight[tile] > 0.5 if way == 0 else weight[tile] < 0.5)]
