@@ -244,17 +244,14 @@ def _halves(samples: list[Sample], share: float) -> list[Sample]:
     inside a half is not labelled there (the renderers' rule for the frame)."""
     halves = []
     for sample in samples:
-        height, width = load_image(sample.path).shape[:2]
+        width = load_image(sample.path).shape[1]
         for start, end in ((0, round(width * share)), (round(width * (1 - share)), width)):
-            kept, ups = [], []
-            for k, (tile, box) in enumerate(sample.tiles):
-                x1, y1, x2, y2 = box
-                inside = max(0.0, min(x2, end) - max(x1, start)) / max(x2 - x1, 1e-9)
-                if inside >= 0.6:
-                    kept.append((tile, (max(x1, start) - start, y1, min(x2, end) - start, y2)))
-                    ups.append(sample.upside_down[k] if sample.upside_down is not None else False)
-            halves.append(Sample(sample.path, tuple(kept), tuple(ups) if sample.upside_down is not None else None,
-                                 (start, end)))
+            kept = [k for k, (_, (x1, _, x2, _)) in enumerate(sample.tiles)
+                    if max(0.0, min(x2, end) - max(x1, start)) >= 0.6 * max(x2 - x1, 1e-9)]
+            tiles = tuple((tile, (max(x1, start) - start, y1, min(x2, end) - start, y2))
+                          for tile, (x1, y1, x2, y2) in (sample.tiles[k] for k in kept))
+            upside_down = None if sample.upside_down is None else tuple(sample.upside_down[k] for k in kept)
+            halves.append(Sample(sample.path, tiles, upside_down, (start, end)))
     return halves
 
 
