@@ -251,8 +251,9 @@ def _paste_face(canvas: np.ndarray, face: np.ndarray, corners: np.ndarray) -> No
     region[:] = (region * (1 - alpha) + warped * alpha).astype(np.uint8)
 
 
-def render_rack_plane(rng: random.Random, look: dict[str, object]) -> tuple[np.ndarray, list[Tile]]:
-    """The rack seen straight on, in its own plane: the image and the tiles' face corners in it."""
+def render_rack_plane(rng: random.Random, look: dict[str, object], total: int | None = None) -> tuple[np.ndarray, list[Tile]]:
+    """The rack seen straight on, in its own plane: the image and the tiles' face corners in it (``total``
+    tiles, else a count drawn from ``rng``)."""
     per_row = rng.choice([11, 12, 13, 13, 14, 15])
     tile_h = TILE_H
     tile_w = tile_h * float(look["aspect"])  # type: ignore[arg-type]
@@ -266,7 +267,8 @@ def render_rack_plane(rng: random.Random, look: dict[str, object]) -> tuple[np.n
         np.uint8)
     plane = body.copy()
     tiles: list[Tile] = []
-    total = rng.choice([14, 15, 21, 22, 22, 20, 18, 16]) if rng.random() < 0.85 else rng.randint(5, 13)
+    if total is None:
+        total = rng.choice([14, 15, 21, 22, 22, 20, 18, 16]) if rng.random() < 0.85 else rng.randint(5, 13)
     hand = _random_hand(rng, total)
     rows = [hand[: (len(hand) + 1) // 2], hand[(len(hand) + 1) // 2 :]] if len(hand) > per_row - 2 or rng.random() < 0.6 else [hand, []]
     ledge = np.array([int(c * 0.72) for c in body[height // 2, width // 2]], np.uint8)
@@ -319,16 +321,8 @@ def _camera(rng: random.Random, plane_size: tuple[int, int], out_size: tuple[int
         tilt, yaw, roll = rng.uniform(20, 60), rng.uniform(-25, 25), rng.gauss(0, 8)
         if style == "rotated":
             roll = rng.choice([-1, 1]) * rng.uniform(15, 70) + (rng.choice([0, 90, -90, 180]) if rng.random() < 0.25 else 0)
-    t, y, r = (math.radians(a) for a in (tilt, yaw, roll))
-    rx = np.array([[1, 0, 0], [0, math.cos(t), -math.sin(t)], [0, math.sin(t), math.cos(t)]])
-    ry = np.array([[math.cos(y), 0, math.sin(y)], [0, 1, 0], [-math.sin(y), 0, math.cos(y)]])
-    rz = np.array([[math.cos(r), -math.sin(r), 0], [math.sin(r), math.cos(r), 0], [0, 0, 1]])
-    rotation = rz @ rx @ ry
+    rotation = _rotation(tilt, yaw, roll)
     focal = max(ow, oh) * rng.uniform(0.8, 1.3)
-    # Plane point (x, y) centred on the rack → camera coordinates; distance sets the scale.
-    corners = np.float32([[0, 0], [pw, 0], [pw, ph], [0, ph]])
-    centred = corners - np.float32([pw / 2, ph / 2])
-    points = np.concatenate([centred, np.zeros((4, 1), np.float32)], 1) @ rotation.T
     if style == "front":
         # One tile about an eighth of the width: the rack runs off the frame.
         tile_w = TILE_H * 0.7
@@ -339,6 +333,28 @@ def _camera(rng: random.Random, plane_size: tuple[int, int], out_size: tuple[int
         fill = rng.uniform(0.8, 1.5)
         distance = focal * pw / (fill * ow)
         shift = np.float32([rng.uniform(-0.1, 0.1) * pw, rng.uniform(-0.1, 0.1) * ph, 0])
+    return _view(rotation, shift, distance, focal, plane_size, out_size)
+
+
+def _rotation(tilt: float, yaw: float, roll: float) -> np.ndarray:
+    """The camera's rotation for a view tilted, turned (yaw) and rolled by these degrees."""
+    t, y, r = (math.radians(a) for a in (tilt, yaw, roll))
+    rx = np.array([[1, 0, 0], [0, math.cos(t), -math.sin(t)], [0, math.sin(t), math.cos(t)]])
+    ry = np.array([[math.cos(y), 0, math.sin(y)], [0, 1, 0], [-math.sin(y), 0, math.cos(y)]])
+    rz = np.array([[math.cos(r), -math.sin(r), 0], [math.sin(r), math.cos(r), 0], [0, 0, 1]])
+    return rz @ rx @ ry
+
+
+def _view(rotation: np.ndarray, shift: np.ndarray, distance: float, focal: float, plane_size: tuple[int, int],
+          out_size: tuple[int, int]) -> np.ndarray:
+    """The homography from a plane to the photo of a pinhole camera ``distance`` from the plane's centre
+    (moved by ``shift`` in the plane), turned by ``rotation``."""
+    pw, ph = plane_size
+    ow, oh = out_size
+    # Plane point (x, y) centred on the rack → camera coordinates; distance sets the scale.
+    corners = np.float32([[0, 0], [pw, 0], [pw, ph], [0, ph]])
+    centred = corners - np.float32([pw / 2, ph / 2])
+    points = np.concatenate([centred, np.zeros((4, 1), np.float32)], 1) @ rotation.T
     points = points - shift @ rotation.T
     points[:, 2] += distance
     projected = np.float32(points[:, :2] / points[:, 2:3] * focal + np.float32([ow / 2, oh / 2]))
@@ -436,6 +452,59 @@ def render_photo(rng: random.Random, style: str | None = None, size: tuple[int, 
     return _light(scene, rng), photo_tiles + loose, style
 
 
+def render_pair(rng: random.Random, style: str = "tilted", overlap: float = 1.5,
+                size: tuple[int, int] = (960, 720)) -> tuple[list[np.ndarray], list[list[Tile]], list[list[tuple[int, int]]], str]:
+    """A rack too wide for one photo, taken as two from one seat: its left part, then its right part.
+
+    The rack lies on a table drawn in the rack's own plane, so both photos show the same table around it;
+    each camera aims at one half of the tiles, the two sharing about ``overlap`` tiles' width, with its
+    own small changes of tilt, turn and roll and its own light.  No loose tiles.  Returns both photos, the tiles in
+    each, and for each of those tiles its number on the rack (the same tile in both photos has the same;
+    numbered row by row, left to right) and its row there (0 the upper tier)."""
+    width, height = size
+    look = random_look(rng)
+    plane, tiles = render_rack_plane(rng, look, rng.choice([21, 22, 22, 20, 15]))
+    ph, pw = plane.shape[:2]
+    left = min(float(t.corners[:, 0].min()) for t in tiles)
+    span = max(float(t.corners[:, 0].max()) for t in tiles) - left
+    pad_x, pad_y = pw // 2, ph * 2
+    world = _texture(rng, pw + 2 * pad_x, ph + 2 * pad_y, rng.choice(["felt", "felt", "wood", "cloth"]))
+    mask = np.zeros(world.shape[:2], np.uint8)
+    mask[pad_y : pad_y + ph, pad_x : pad_x + pw] = 255
+    shadow = cv2.GaussianBlur(np.roll(mask, (int(ph * 0.06), int(pw * 0.01)), (0, 1)), (0, 0), 12).astype(np.float32)[..., None] / 255
+    world = (world * (1 - 0.5 * shadow)).astype(np.uint8)
+    world[pad_y : pad_y + ph, pad_x : pad_x + pw] = plane
+    offset = np.float32([pad_x, pad_y])
+    if style == "front":
+        tilt, yaw, roll = rng.uniform(0, 12), rng.uniform(-10, 10), rng.gauss(0, 3)
+    else:
+        tilt, yaw, roll = rng.uniform(20, 55), rng.uniform(-15, 15), rng.gauss(0, 6)
+    focal = max(width, height) * rng.uniform(0.8, 1.3)
+    # Each photo shows its half of the tiles, the tiles' width ``overlap`` times (give or take a fifth)
+    # shared with the other photo, and a little of the rack past the end.
+    tile_w = TILE_H * float(look["aspect"])  # type: ignore[arg-type]
+    photos, seen, ids = [], [], []
+    for side in (-1, 1):
+        rotation = _rotation(tilt + rng.gauss(0, 3), yaw + side * rng.uniform(0, 6), roll + rng.gauss(0, 3))
+        shared, end = overlap * tile_w * rng.uniform(0.8, 1.2), tile_w * rng.uniform(0.1, 0.6)
+        view = span / 2 + shared / 2 + end
+        distance = focal * pw / (pw / view * width)
+        aim = left + span / 2 - pw / 2 + side * (view / 2 - shared / 2)
+        shift = np.float32([aim, rng.uniform(-0.08, 0.08) * ph, 0])
+        matrix = _view(rotation, shift, distance, focal, (world.shape[1], world.shape[0]), (width, height))
+        scene = cv2.warpPerspective(world, matrix, (width, height), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REFLECT)
+        in_photo, indices = [], []
+        for index, t in enumerate(tiles):
+            corners = cv2.perspectiveTransform((t.corners + offset)[None], matrix)[0]
+            turned = float((corners[3] - corners[0])[1]) < 0
+            in_photo.append(Tile(t.tile, corners, t.upside_down != turned))
+            indices.append((index, int(float(t.corners[:, 1].mean()) > ph / 2)))
+        photos.append(_light(scene, rng))
+        seen.append(in_photo)
+        ids.append(indices)
+    return photos, seen, ids, style
+
+
 def visible_boxes(tiles: list[Tile], width: int, height: int) -> list[tuple[str, tuple[float, float, float, float], bool]]:
     """Axis-aligned boxes clipped to the frame; tiles less than 60 % in the frame are left out."""
     boxes = []
@@ -457,8 +526,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2)
     parser.add_argument("--style", choices=STYLES, help="only this view style (default: each photo picks one)")
     parser.add_argument("--start", type=int, default=0, help="first photo index (to render a pool in parts)")
+    parser.add_argument("--pairs", action="store_true",
+                        help="each rack as two photos, its left and right part (rack_0000_left.jpg, _right.jpg); "
+                             "labels.csv gains a rack_tile column: the same tile in both photos has the same number")
+    parser.add_argument("--overlap", type=float, default=1.5,
+                        help="with --pairs: how many tiles' width the two photos share (default 1.5)")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.pairs:
+        _write_pairs(args.out, args.count, args.seed, args.style or "tilted", args.start, args.overlap)
+        return
     labels = args.out / "labels.csv"
     mode = "a" if args.start and labels.exists() else "w"
     with open(labels, mode, newline="") as handle:
@@ -471,6 +548,30 @@ def main() -> None:
             cv2.imwrite(str(args.out / name), image)
             for tile, box, upside in visible_boxes(tiles, image.shape[1], image.shape[0]):
                 writer.writerow([name, tile, *(round(v, 1) for v in box), int(upside), style])
+            handle.flush()
+
+
+def _write_pairs(out: Path, count: int, seed: int, style: str, start: int, overlap: float) -> None:
+    """The pairs, their labels (tiles at least 60 % in the frame, with their number on the rack) and, in
+    ``whole.csv``, every tile's whole box in each photo, inside the frame or not (to tell which rack tile
+    a box on a tile the frame cuts is), with its number and row on the rack."""
+    labels, whole = out / "labels.csv", out / "whole.csv"
+    mode = "a" if start and labels.exists() else "w"
+    with open(labels, mode, newline="") as handle, open(whole, mode, newline="") as whole_handle:
+        writer, whole_writer = csv.writer(handle), csv.writer(whole_handle)
+        if mode == "w":
+            writer.writerow(["image", "tile", "x1", "y1", "x2", "y2", "upside_down", "style", "rack_tile"])
+            whole_writer.writerow(["image", "tile", "x1", "y1", "x2", "y2", "rack_tile", "rack_row"])
+        for index in range(start, start + count):
+            photos, seen, ids, style = render_pair(random.Random(seed * 100_003 + index), style, overlap)
+            for half, image, tiles, numbers in zip(("left", "right"), photos, seen, ids):
+                name = f"rack_{index:04d}_{half}.jpg"
+                cv2.imwrite(str(out / name), image)
+                for tile, (number, row) in zip(tiles, numbers):
+                    for code, box, upside in visible_boxes([tile], image.shape[1], image.shape[0]):
+                        writer.writerow([name, code, *(round(v, 1) for v in box), int(upside), style, number])
+                    whole_writer.writerow([name, tile.tile, *(round(float(v), 1) for v in (*tile.corners.min(0), *tile.corners.max(0))),
+                                           number, row])
             handle.flush()
 
 
