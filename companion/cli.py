@@ -259,6 +259,29 @@ def render_recognition(result: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def same_rack(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Photos of one rack's parts, left to right (:func:`op_recognize` results) → the rack they make."""
+    from vision.pairs import Seen, rack_from_photos
+
+    photos = [([Seen(t["tile"], tuple(t["box"]), tuple(t["warnings"])) for t in r["tiles"]], (r["width"], r["height"]))
+              for r in results]
+    rows, counted = rack_from_photos(photos)
+    return {"photos": results, "rack": [[t.code for t in row] for row in rows], "counted_once": counted,
+            "unsure": sum(t["low_confidence"] for r in results for t in r["tiles"])}
+
+
+def render_rack(rack: Mapping[str, Any]) -> str:
+    tiles = sum(len(row) for row in rack["rack"])
+    lines = [f"the rack from {len(rack['photos'])} photos: {tiles} tiles, in rows"]
+    lines += [f"  {' '.join(row)}" for row in rack["rack"]]
+    for number, counted in enumerate(rack["counted_once"], start=2):
+        lines.append(f"  photo {number}: {counted} tile(s) the photo before shows too, counted once" if counted else
+                     f"  photo {number}: not laid over the photo before; rows joined where their codes agree")
+    if rack["unsure"]:
+        lines.append("  (check the tiles marked ? above before using this rack)")
+    return "\n".join(lines)
+
+
 def render_pickup(result: Mapping[str, Any]) -> str:
     """A pick-up from the discard row (Thai Rummy D2, D3): what is taken and how the card can be melded."""
     lines = [result["reason"]]
@@ -370,6 +393,9 @@ def build_parser() -> argparse.ArgumentParser:
     recognize = sub.add_parser("recognize", help="recognise the tiles in photos")
     recognize.add_argument("photos", nargs="+")
     recognize.add_argument("--json", action="store_true")
+    recognize.add_argument("--same-rack", action="store_true",
+                           help="the photos show one rack, left part first: print the rack they make, "
+                                "a tile two photos show counted once")
 
     serve = sub.add_parser("serve", help="run the table companion web app")
     serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default all interfaces)")
@@ -459,11 +485,14 @@ def _dispatch(args: argparse.Namespace) -> int:
     if command == "service":
         return _service(args)
     if command == "recognize":
+        if args.same_rack and len(args.photos) < 2:
+            raise CommandError("--same-rack needs two photos or more of one rack: its left part, then its right part")
         results = [op_recognize({"image": photo}) for photo in args.photos]
+        rack = same_rack(results) if args.same_rack else None
         if args.json:
-            print(json.dumps(results if len(results) > 1 else results[0], ensure_ascii=False))
+            print(json.dumps(rack or (results if len(results) > 1 else results[0]), ensure_ascii=False))
         else:
-            print("\n".join(render_recognition(r) for r in results))
+            print("\n".join([render_recognition(r) for r in results] + ([render_rack(rack)] if rack else [])))
         return 0
     tiles = " ".join(getattr(args, "tiles", []) or [])
     if command in ("check", "opening", "meld"):

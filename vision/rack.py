@@ -25,10 +25,11 @@ turned rack is handled by swapping axes); loose tiles and tables are left as the
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["find_rows", "row_angle", "apply_rack_prior", "row_gaps", "merge_rows", "MIN_ROW", "GAP_MOST"]
+__all__ = ["find_rows", "row_angle", "apply_rack_prior", "row_gaps", "merge_rows", "overlap_length", "MIN_ROW", "GAP_MOST"]
 
 MIN_ROW = 4
 """A row needs this many boxes before its shape is trusted."""
@@ -225,8 +226,17 @@ def merge_rows(first: list[list[str]], second: list[list[str]]) -> list[list[str
     for index in range(max(len(first), len(second))):
         a = first[index] if index < len(first) else []
         b = second[index] if index < len(second) else []
-        k = min(len(a), len(b))
-        while k and a[len(a) - k :] != b[:k]:
-            k -= 1
-        merged.append(a + b[k:])
+        merged.append(a + b[overlap_length(a, b) :])
     return merged
+
+
+def overlap_length(first: Sequence[str], second: Sequence[str]) -> int:
+    """The length of the longest end of ``first`` that ``second`` starts with.
+
+    >>> overlap_length(["R1", "R2", "R3"], ["R2", "R3", "R4"])
+    2
+    """
+    k = min(len(first), len(second))
+    while k and list(first[len(first) - k :]) != list(second[:k]):
+        k -= 1
+    return k
