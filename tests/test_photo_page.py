@@ -134,3 +134,66 @@ def test_tiles_carry_their_rack_row_for_a_second_photo(client: FlaskClient, app:
     page = _photo(client, table)
     assert re.findall(r'data-row="(\d)"', page) == ["0", "0", "0", "1", "1"]
     assert "data-add-photo" in page
+
+
+def _after(tiles: list[Seen], size: tuple[int, int] = (400, 200)) -> str:
+    import json
+
+    return json.dumps({"size": list(size), "tiles": [{"code": t.tile, "box": list(t.box), "cut": "cut by the frame" in t.warnings}
+                                                     for t in tiles]})
+
+
+def test_a_second_photo_marks_the_tiles_the_last_photo_shows_too(client: FlaskClient, app: Flask, table: str) -> None:
+    """The page sends the last photo's tiles back with the next photo; the tiles both show are marked, each
+    with the index of its twin in the last photo, and said, so that adding them counts them once."""
+    last = _row("R1 R2 R3 R4 R5 R6 R7") + _row("K1 K2 K3 K4 K5 K6", top=60)
+    # The next photo starts four tiles further right, and one row lower in the frame.
+    shifted = [Seen(t.tile, (t.box[0] - 80, t.box[1] + 10, t.box[2] - 80, t.box[3] + 10)) for t in last if t.box[0] >= 90]
+    more = [Seen(code, (70 + 20 * i, 20, 88 + 20 * i, 46)) for i, code in enumerate(("R8", "R9"))]
+    app.extensions["recognizer"] = Reader(*shifted[:3], *more, *shifted[3:])
+    page = _photo(client, table, after=_after(last))
+    assert re.findall(r'data-code="(\w+)"[^>]*data-same="(\d+)"', page) == [
+        ("R5", "4"), ("R6", "5"), ("R7", "6"), ("K5", "11"), ("K6", "12")]
+    assert re.findall(r'data-code="(R8|R9)"[^>]*data-same', page) == []
+    assert "Tiles of this photo also in the last photo: 5 (marked ↔)" in _words(page)
+    plain = _photo(client, table)
+    assert "data-same" not in plain and "marked ↔" not in _words(plain)
+
+
+def test_a_second_photo_of_another_rack_marks_nothing(client: FlaskClient, app: Flask, table: str) -> None:
+    app.extensions["recognizer"] = Reader(*_row("B9 B10 B11 Y2 Y3"))
+    page = _photo(client, table, after=_after(_row("R1 R2 R3 R4 R5")))
+    assert "data-same" not in page and "data-add-photo" in page
+
+
+@pytest.mark.parametrize("after", ["{", "[]", '{"size": [400, 200]}', '{"size": [0, 200], "tiles": []}',
+                                   '{"size": [400, 200], "tiles": [{"code": "Q9", "box": [0, 0, 10, 10]}]}',
+                                   '{"size": [400, 200], "tiles": [{"code": "R1", "box": [10, 0, 5, 10]}]}',
+                                   '{"size": [400, 200], "tiles": [{"code": "R1", "box": [0, 0, "NaN", 10]}]}',
+                                   '{"size": [400, 200], "tiles": ' + str([{"code": "R1", "box": [0, 0, 1, 1]}] * 65).replace("'", '"') + "}"])
+def test_last_photo_tiles_that_make_no_sense_are_refused_plainly(client: FlaskClient, app: Flask, table: str,
+                                                                 after: str) -> None:
+    app.extensions["recognizer"] = Reader(*_row("R1 R2"))
+    data = {"csrf_token": TOKEN, "picker": "picker-tiles", "after": after,
+            "photo": (io.BytesIO(b"jpeg"), "r.jpg", "image/jpeg")}
+    response = client.post(f"/t/{table}/photo", data=data, content_type="multipart/form-data")
+    assert response.status_code == 422
+    assert "The tiles of the last photo came back unreadable" in _words(response.text)
+    assert "data-rec" not in response.text
+
+
+def test_tiles_carry_their_place_box_and_cut_for_the_next_photo(client: FlaskClient, app: Flask, table: str) -> None:
+    tiles = _row("R1 R2") + [Seen("R3", (380, 10, 400, 36), warnings=("cut by the frame",))]
+    app.extensions["recognizer"] = Reader(*tiles)
+    page = _photo(client, table)
+    assert re.findall(r'data-place="(\d+)"', page) == ["0", "1", "2"]
+    assert re.findall(r'data-box="([\d. ]+)"', page) == ["10 10 28 36", "30 10 48 36", "380 10 400 36"]
+    assert page.count("data-cut") == 1 and 'data-size="400 200"' in page
+
+
+def test_a_photo_added_to_the_last_one_is_not_counted_as_a_whole_rack(client: FlaskClient, app: Flask, table: str) -> None:
+    app.extensions["recognizer"] = Reader(*_row("R5 R6 R7 R8 R9"))
+    alone = _words(_photo(client, table, expect="14"))
+    assert "5 tiles read where 14 are expected" in alone
+    part = _words(_photo(client, table, expect="14", after=_after(_row("R1 R2 R3 R4 R5 R6"))))
+    assert "are expected" not in part and "A wide rack reads better" not in part

@@ -79,7 +79,10 @@
       setCodes(picker, codes);
       return;
     }
-    if (ev.target.closest("[data-picker-clear]")) setCodes(picker, []);
+    if (ev.target.closest("[data-picker-clear]")) {
+      forgetPhotos(picker);
+      setCodes(picker, []);
+    }
   });
 
   // Opening checker: move the picker's tiles into the melds box as one more line.
@@ -125,41 +128,110 @@
     var use = ev.target.closest("[data-use-photo], [data-add-photo]");
     if (use) {
       var result = use.closest(".photo-result");
-      var rows = photoRows(result);
       var picker = document.getElementById(result.dataset.forPicker);
       if (!picker) return;
+      var photo = photoTiles(result);
+      var rack = [];
       if (use.matches("[data-add-photo]")) {
-        // A second photo of the same rack: each row goes on from where the first photo's row ends,
-        // and the tiles both photos show (the end of one, the start of the other) count once.
-        var before = picker.dataset.photoRows ? JSON.parse(picker.dataset.photoRows)
-          : [parse(picker.querySelector("[data-picker-text]").value)];
-        if (!picker.dataset.photoRows) rows = [[].concat.apply([], rows)];
-        rows = mergeRows(before, rows);
+        // A second photo of the same rack: a tile the last photo shows too (data-same, found by laying the
+        // photos over each other) counts once; without any, rows go on from where the last photo's end.
+        rack = picker.dataset.photoRows ? JSON.parse(picker.dataset.photoRows)
+          : [parse(picker.querySelector("[data-picker-text]").value).map(function (code) { return { code: code, seen: null }; })];
       }
-      picker.dataset.photoRows = JSON.stringify(rows);
-      setCodes(picker, [].concat.apply([], rows));
+      var links = photo.map(function (t) { return t.same; });
+      rack = addPhoto(rack, photo, links);
+      picker.dataset.photoRows = JSON.stringify(rack);
+      var after = document.getElementById(picker.id + "-after");
+      if (after) after.value = JSON.stringify({ size: result.dataset.size.split(" ").map(Number),
+        tiles: photo.map(function (t) { return { code: t.code, box: t.box, cut: t.cut }; }) });
+      setCodes(picker, [].concat.apply([], rack.map(function (row) { return row.map(function (t) { return t.code; }); })));
     }
   });
-  function photoRows(result) {
-    var rows = [];
+  function forgetPhotos(picker) {
+    delete picker.dataset.photoRows;
+    var after = document.getElementById(picker.id + "-after");
+    if (after) after.value = "";
+  }
+  // A photo's tiles as the page shows them: code (as confirmed or picked), row and place, cut by the frame,
+  // and which tile of the last photo it is (data-same), if any.
+  function photoTiles(result) {
+    var tiles = [];
     result.querySelectorAll("[data-rec]").forEach(function (r) {
       var fix = r.parentElement.querySelector("select");
-      var row = Number(r.dataset.row || 0);
-      while (rows.length <= row) rows.push([]);
-      rows[row].push(fix && fix.value ? fix.value : r.dataset.code);
+      tiles.push({ code: fix && fix.value ? fix.value : r.dataset.code, row: Number(r.dataset.row || 0),
+        place: Number(r.dataset.place || tiles.length), cut: r.hasAttribute("data-cut"), fixed: !!(fix && fix.value),
+        box: (r.dataset.box || "0 0 1 1").split(" ").map(Number),
+        same: r.dataset.same === undefined ? null : Number(r.dataset.same) });
     });
-    return rows.filter(function (row) { return row.length; });
+    return tiles;
   }
-  // Same as vision.rack.merge_rows: row by row, the longest end of the first that the second starts with counts once.
-  function mergeRows(first, second) {
-    var merged = [];
-    for (var i = 0; i < Math.max(first.length, second.length); i++) {
-      var a = first[i] || [], b = second[i] || [], k = Math.min(a.length, b.length);
-      while (k > 0 && a.slice(a.length - k).join(" ") !== b.slice(0, k).join(" ")) k--;
-      merged.push(a.concat(b.slice(k)));
-    }
-    return merged;
+  // The twin of vision.pairs.add_photo (see there): rows of {code, cut, fixed, seen}, where seen is the
+  // tile's index in the last photo added; a tile linked to one of those counts once.
+  function addPhoto(rack, photo, links) {
+    var out = rack.map(function (row) { return row.map(function (t) { return Object.assign({}, t, { seen: null }); }); });
+    var bySeen = {};
+    rack.forEach(function (row, r) { row.forEach(function (t, k) { if (t.seen !== null && t.seen !== undefined) bySeen[t.seen] = out[r][k]; }); });
+    var linked = {}, any = false, used = [];
+    links.forEach(function (link, j) {
+      var here = link === null ? undefined : bySeen[link];
+      if (here === undefined || used.indexOf(here) >= 0) return;
+      var there = photo[j];
+      if (!here.fixed && here.cut && (!there.cut || there.code.length > here.code.length)) {
+        here.code = there.code;
+        here.cut = there.cut;
+      }
+      here.seen = j;
+      linked[j] = here;
+      used.push(here);
+      any = true;
+    });
+    var numbers = [];
+    photo.forEach(function (t) { if (numbers.indexOf(t.row) < 0) numbers.push(t.row); });
+    numbers.sort(function (a, b) { return a - b; });
+    numbers.forEach(function (number, index) {
+      var members = [];
+      photo.forEach(function (t, j) { if (t.row === number) members.push(j); });
+      members.sort(function (a, b) { return photo[a].place - photo[b].place || a - b; });
+      var fresh = function (j) { var t = photo[j]; return { code: t.code, cut: t.cut, fixed: t.fixed, seen: j }; };
+      if (!any) {
+        // The photos could not be laid over each other: row by row, the longest end of the rack's row
+        // that the photo's row starts with counts once (vision.rack.merge_rows).
+        while (out.length <= index) out.push([]);
+        var row = out[index], k = Math.min(row.length, members.length);
+        var codes = function (list) { return list.map(function (t) { return t.code; }).join(" "); };
+        while (k > 0 && codes(row.slice(row.length - k)) !== codes(members.slice(0, k).map(function (j) { return photo[j]; }))) k--;
+        members.forEach(function (j, m) { if (m < k) row[row.length - k + m].seen = j; else row.push(fresh(j)); });
+        return;
+      }
+      var homes = members.filter(function (j) { return linked[j]; }).map(function (j) { return rowOf(out, linked[j]); });
+      var target;
+      if (homes.length) {
+        target = homes.slice().sort(function (a, b) { return count(homes, b) - count(homes, a) || a - b; })[0];
+      } else if (number < out.length) {
+        target = number;
+      } else {
+        out.push([]);
+        target = out.length - 1;
+      }
+      var into = out[target];
+      var firsts = members.filter(function (j) { return linked[j] && into.indexOf(linked[j]) >= 0; });
+      var cursor = firsts.length ? into.indexOf(linked[firsts[0]]) : into.length;
+      members.forEach(function (j) {
+        if (linked[j]) {
+          if (into.indexOf(linked[j]) >= 0) cursor = into.indexOf(linked[j]) + 1;
+          return;
+        }
+        into.splice(cursor, 0, fresh(j));
+        cursor++;
+      });
+    });
+    return out.filter(function (row) { return row.length; });
   }
+  function rowOf(rack, tile) {
+    for (var r = 0; r < rack.length; r++) if (rack[r].indexOf(tile) >= 0) return r;
+    return -1;
+  }
+  function count(list, value) { return list.filter(function (v) { return v === value; }).length; }
   // "One tile away from a win": a tap changes that unsure tile to the tile offered (never by itself).
   document.addEventListener("click", function (ev) {
     var away = ev.target.closest("[data-one-away]");

@@ -421,6 +421,10 @@ def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response
         return render("photo.html", block="result", status=422,
                       error=_("Photo recognition is not available here: tap the tiles instead."), **context)
     try:
+        last = _last_photo(form_text("after"))
+    except ValueError as error:
+        return render("photo.html", block="result", status=422, error=str(error), **context)
+    try:
         recognition = engine.recognize(data)
         width, height = _image_size(data, recognition)
     except (ValueError, RulesError) as error:
@@ -431,14 +435,24 @@ def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response
     other = "F" if special == "J" else "J"
     codes = [special if t.tile == other else t.tile for t in recognition.tiles]
     unsure = [bool(t.low_confidence) or t.tile == other for t in recognition.tiles]
-    checks = _photo_checks(context, codes, unsure)
+    # A photo added to the last one shows part of the rack: its own tile count says nothing.
+    checks = _photo_checks(context, codes, unsure, part=last is not None)
     for index in checks.flagged:
         unsure[index] = True
+    from vision.pairs import Seen, photo_rows, same_tiles
+
+    cut = [CUT_WARNING in (getattr(t, "warnings", ()) or ()) for t in recognition.tiles]
+    seen = [Seen(code, tuple(float(v) for v in t.box), (CUT_WARNING,) if c else ())
+            for code, t, c in zip(codes, recognition.tiles, cut)]
+    same = same_tiles(last[1], last[0], seen, (width, height)) if last else [None] * len(codes)
     context.update(
         codes=codes,
         unsure=unsure,
         warnings=_photo_warnings(recognition.warnings, unsure),
-        rows=_photo_rows(recognition.tiles),
+        places=photo_rows([t.box for t in recognition.tiles]),
+        cut=cut,
+        same=same,
+        linked=sum(link is not None for link in same),
         check_notes=[_photo_note(note) for note in checks.notes],
         one_away=checks.one_away,
         retake=_retake_advice(recognition, checks),
@@ -465,11 +479,12 @@ def _photo_warnings(warnings: Sequence[str], unsure: Sequence[bool]) -> list[str
     return shown
 
 
-def _photo_checks(context: dict[str, Any], codes: list[str], unsure: list[bool]) -> PhotoCheck:
+def _photo_checks(context: dict[str, Any], codes: list[str], unsure: list[bool], part: bool = False) -> PhotoCheck:
     """The rule checks on a photo's tiles: the picker says how many tiles it expects and whether a
-    "one tile away" hint makes sense there (an Okey win); the table knows the indicator."""
+    "one tile away" hint makes sense there (an Okey win), neither on ``part`` of a rack (a photo to add
+    to the last one); the table knows the indicator."""
     expect: list[int] = []
-    for token in form_text("expect").split():  # "14", or a range "0-22"
+    for token in ("" if part else form_text("expect")).split():  # "14", or a range "0-22"
         low, _dash, high = token.partition("-")
         if low.isdigit() and (high.isdigit() or not _dash):
             expect.extend(range(int(low), int(high or low) + 1))
@@ -477,7 +492,8 @@ def _photo_checks(context: dict[str, Any], codes: list[str], unsure: list[bool])
     state = context.get("state")
     if state is not None and state.deal.indicator is not None:
         indicator = state.deal.indicator.code
-    return check_photo(codes, unsure, expect=tuple(expect), indicator=indicator, win_hint=form_text("win_hint") == "1")
+    return check_photo(codes, unsure, expect=tuple(expect), indicator=indicator,
+                       win_hint=form_text("win_hint") == "1" and not part)
 
 
 def _photo_note(note: PhotoNote) -> str:
@@ -508,21 +524,45 @@ def _retake_advice(recognition: Any, checks: PhotoCheck) -> str | None:
     if unsure * 3 >= len(tiles):
         return _("Retake: hold the phone closer and straight in front of the rack, in good light, without flash glare.")
     if any(note.kind == "count" for note in checks.notes):
-        return _("A wide rack reads better in two photos: the left half, then the right half (add the second to the first).")
+        return _("A wide rack reads better in two photos: the left half, then the right half with the last two or three "
+                 "tiles of the left in it again (add the second to the first).")
     return None
 
 
-def _photo_rows(tiles: Any) -> list[int]:
-    """The row of each tile (reading order keeps rows together): a new row starts where a tile lies
-    below the one before by more than half a tile."""
-    rows, row, last = [], 0, None
-    for t in tiles:
-        x1, y1, x2, y2 = t.box
-        if last is not None and (y1 + y2) / 2 - last > (y2 - y1) / 2:
-            row += 1
-        last = (y1 + y2) / 2
-        rows.append(row)
-    return rows
+CUT_WARNING = "cut by the frame"  # vision.recognizer.CUT_WARNING, without importing the recogniser
+LAST_PHOTO_MOST = 64
+
+
+def _last_photo(text: str) -> tuple[tuple[int, int], list[Any]] | None:
+    """The tiles of the photo taken before this one, as the page sends them back with a second photo of the
+    same rack (``{"size": [w, h], "tiles": [{"code": "R7", "box": [x1, y1, x2, y2], "cut": false}, …]}``),
+    or None where there is none.  Raises ValueError, in the reader's words, for anything else."""
+    if not text.strip():
+        return None
+    import json
+    import math
+
+    from vision.pairs import Seen
+
+    problem = _("The tiles of the last photo came back unreadable, so this photo was not added to them. "
+                "Reload the page and take both photos again.")
+    try:
+        sent = json.loads(text)
+        (w, h), tiles = sent["size"], sent["tiles"]
+        size = (int(w), int(h))
+        if not (0 < size[0] <= 20000 and 0 < size[1] <= 20000) or not isinstance(tiles, list) or len(tiles) > LAST_PHOTO_MOST:
+            raise ValueError(problem)
+        seen = []
+        for tile in tiles:
+            code = parse_tiles(str(tile["code"]))
+            box = [float(v) for v in tile["box"]]
+            if len(code) != 1 or len(box) != 4 or not all(math.isfinite(v) and -1 <= v <= 20001 for v in box) \
+                    or box[2] <= box[0] or box[3] <= box[1]:
+                raise ValueError(problem)
+            seen.append(Seen(code[0].code, (box[0], box[1], box[2], box[3]), (CUT_WARNING,) if tile.get("cut") is True else ()))
+    except (KeyError, TypeError, ValueError, RulesError, AttributeError):
+        raise ValueError(problem) from None
+    return size, seen
 
 
 @bp.post("/<table_id>/photo")
