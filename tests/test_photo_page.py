@@ -170,7 +170,8 @@ def test_a_second_photo_of_another_rack_marks_nothing(client: FlaskClient, app: 
                                    '{"size": [400, 200], "tiles": [{"code": "Q9", "box": [0, 0, 10, 10]}]}',
                                    '{"size": [400, 200], "tiles": [{"code": "R1", "box": [10, 0, 5, 10]}]}',
                                    '{"size": [400, 200], "tiles": [{"code": "R1", "box": [0, 0, "NaN", 10]}]}',
-                                   '{"size": [400, 200], "tiles": ' + str([{"code": "R1", "box": [0, 0, 1, 1]}] * 65).replace("'", '"') + "}"])
+                                   '{"size": [400, 200], "tiles": ' + str([{"code": "R1", "box": [0, 0, 1, 1]}] * 65).replace("'", '"') + "}",
+                                   "[" * 5000 + "]" * 5000, '{"size": [400, 200], "tiles": [], "pad": "' + "x" * 9000 + '"}'])
 def test_last_photo_tiles_that_make_no_sense_are_refused_plainly(client: FlaskClient, app: Flask, table: str,
                                                                  after: str) -> None:
     app.extensions["recognizer"] = Reader(*_row("R1 R2"))

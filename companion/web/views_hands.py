@@ -546,6 +546,8 @@ def _last_photo(text: str) -> tuple[tuple[int, int], list[Any]] | None:
 
     problem = _("The tiles of the last photo came back unreadable, so this photo was not added to them. "
                 "Reload the page and take both photos again.")
+    if len(text) > LAST_PHOTO_MOST * 120:
+        raise ValueError(problem)
     try:
         sent = json.loads(text)
         (w, h), tiles = sent["size"], sent["tiles"]
@@ -560,7 +562,7 @@ def _last_photo(text: str) -> tuple[tuple[int, int], list[Any]] | None:
                     or box[2] <= box[0] or box[3] <= box[1]:
                 raise ValueError(problem)
             seen.append(Seen(code[0].code, (box[0], box[1], box[2], box[3]), (CUT_WARNING,) if tile.get("cut") is True else ()))
-    except (KeyError, TypeError, ValueError, RulesError, AttributeError):
+    except (KeyError, TypeError, ValueError, RulesError, AttributeError, RecursionError):
         raise ValueError(problem) from None
     return size, seen
 
