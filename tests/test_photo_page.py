@@ -164,6 +164,8 @@ def test_a_second_photo_of_another_rack_marks_nothing(client: FlaskClient, app: 
     app.extensions["recognizer"] = Reader(*_row("B9 B10 B11 Y2 Y3"))
     page = _photo(client, table, after=_after(_row("R1 R2 R3 R4 R5")))
     assert "data-same" not in page and "data-add-photo" in page
+    assert "This photo could not be laid over the last one" in _words(page)
+    assert "could not be laid over" not in _words(_photo(client, table)), "a first photo says nothing of it"
 
 
 @pytest.mark.parametrize("after", ["{", "[]", '{"size": [400, 200]}', '{"size": [0, 200], "tiles": []}',

@@ -453,6 +453,7 @@ def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response
         cut=cut,
         same=same,
         linked=sum(link is not None for link in same),
+        after_sent=last is not None,
         check_notes=[_photo_note(note) for note in checks.notes],
         one_away=checks.one_away,
         retake=_retake_advice(recognition, checks),
