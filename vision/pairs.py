@@ -46,11 +46,12 @@ import cv2
 import numpy as np
 
 from vision.rack import overlap_length, row_angle
+from vision.recognizer import CUT_WARNING
 
 __all__ = ["Seen", "same_tiles", "CUT", "RackTile", "photo_rows", "add_photo", "rack_from_photos"]
 
-CUT = "cut by the frame"
-"""The warning a tile the photo's edge cuts carries (``vision.recognizer.CUT_WARNING``)."""
+CUT = CUT_WARNING
+"""The warning a tile the photo's edge cuts carries."""
 # A tile lands on another when its box, laid over the other photo, and the other's box overlap this much
 # (intersection over union), both cut to where the two photos overlap.
 _LANDS = 0.4

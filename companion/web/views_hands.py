@@ -8,6 +8,8 @@ phone without JavaScript can still score.
 from __future__ import annotations
 
 import base64
+import json
+import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -439,10 +441,10 @@ def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response
     checks = _photo_checks(context, codes, unsure, part=last is not None)
     for index in checks.flagged:
         unsure[index] = True
-    from vision.pairs import Seen, photo_rows, same_tiles
+    from vision.pairs import CUT, Seen, photo_rows, same_tiles
 
-    cut = [CUT_WARNING in (getattr(t, "warnings", ()) or ()) for t in recognition.tiles]
-    seen = [Seen(code, tuple(float(v) for v in t.box), (CUT_WARNING,) if c else ())
+    cut = [CUT in (getattr(t, "warnings", ()) or ()) for t in recognition.tiles]
+    seen = [Seen(code, tuple(float(v) for v in t.box), (CUT,) if c else ())
             for code, t, c in zip(codes, recognition.tiles, cut)]
     same = same_tiles(last[1], last[0], seen, (width, height)) if last else [None] * len(codes)
     context.update(
@@ -530,8 +532,8 @@ def _retake_advice(recognition: Any, checks: PhotoCheck) -> str | None:
     return None
 
 
-CUT_WARNING = "cut by the frame"  # vision.recognizer.CUT_WARNING, without importing the recogniser
 LAST_PHOTO_MOST = 64
+"""At most this many tiles of the last photo are taken back with the next (a 101 rack has 22)."""
 
 
 def _last_photo(text: str) -> tuple[tuple[int, int], list[Any]] | None:
@@ -540,10 +542,7 @@ def _last_photo(text: str) -> tuple[tuple[int, int], list[Any]] | None:
     or None where there is none.  Raises ValueError, in the reader's words, for anything else."""
     if not text.strip():
         return None
-    import json
-    import math
-
-    from vision.pairs import Seen
+    from vision.pairs import CUT, Seen
 
     problem = _("The tiles of the last photo came back unreadable, so this photo was not added to them. "
                 "Reload the page and take both photos again.")
@@ -562,7 +561,7 @@ def _last_photo(text: str) -> tuple[tuple[int, int], list[Any]] | None:
             if len(code) != 1 or len(box) != 4 or not all(math.isfinite(v) and -1 <= v <= 20001 for v in box) \
                     or box[2] <= box[0] or box[3] <= box[1]:
                 raise ValueError(problem)
-            seen.append(Seen(code[0].code, (box[0], box[1], box[2], box[3]), (CUT_WARNING,) if tile.get("cut") is True else ()))
+            seen.append(Seen(code[0].code, (box[0], box[1], box[2], box[3]), (CUT,) if tile.get("cut") is True else ()))
     except (KeyError, TypeError, ValueError, RulesError, AttributeError, RecursionError):
         raise ValueError(problem) from None
     return size, seen
