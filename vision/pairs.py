@@ -22,8 +22,10 @@ read otherwise where neither is cut, or on no tile, is a conflict.  A guess hold
 every three tiles read alike at most (one tile alike is enough only with the second photo to the right
 of the first); of those that hold, the one with most tiles read alike less conflicts wins.  Its links:
 every tile landing on one read alike, a whole tile on a whole tile read otherwise (one of them misread),
-a cut tile on a tile of its colour.  When no guess holds, nothing is linked, and :func:`add_photo` falls
-back to matching codes in order (:func:`vision.rack.merge_rows`).
+a cut tile on a tile of its colour.  Then each row of the second photo is laid over the first on its own
+in the same way (a rack's two tiers are not one plane), and its links are added where they agree with
+those found.  When no guess holds, nothing is linked, and :func:`add_photo` falls back to matching codes
+in order (:func:`vision.rack.merge_rows`).
 
 Only positions and codes are used, never pixels: a photo's tiles are all the second photo needs of the
 first, so a phone can send them back with the second photo.
@@ -100,6 +102,28 @@ def same_tiles(first: Sequence[PhotoTile], first_size: tuple[int, int], second: 
     if not first or not second:
         return [None] * len(second)
     one, two = _Photo(first, first_size), _Photo(second, second_size)
+    links = _best(one, two) or {}
+    # Then each row of the second photo on its own: a rack's two tiers are not one plane, and a guess
+    # through one row's tiles lays that row over the first photo better than one through the other row.
+    places = photo_rows([t.box for t in second])
+    for number in sorted({row for row, _ in places}):
+        members = [j for j, (row, _) in enumerate(places) if row == number]
+        if all(j in links for j in members):
+            continue
+        found = _best(one, _Photo([second[j] for j in members], second_size, band=two.angle))
+        row_links = {members[k]: i for k, i in (found or {}).items()}
+        if not row_links or any(j in links and links[j] != i for j, i in row_links.items()):
+            continue  # nothing found, or it disagrees with what the whole photo found
+        used = set(links.values())
+        for j, i in row_links.items():
+            if j not in links and i not in used:
+                links[j] = i
+                used.add(i)
+    return [links.get(j) for j in range(len(second))]
+
+
+def _best(one: _Photo, two: _Photo) -> dict[int, int] | None:
+    """The links of the best guess that holds, or None."""
     best: tuple[tuple[float, int], dict[int, int]] | None = None
     for matrix in _guesses(one, two):
         judged = _Judged(matrix, one, two)
@@ -115,9 +139,7 @@ def same_tiles(first: Sequence[PhotoTile], first_size: tuple[int, int], second: 
             judged = better
         if judged.holds(one, two) and (best is None or judged.key > best[0]):
             best = (judged.key, judged.links)
-    if best is None:
-        return [None] * len(second)
-    return [best[1].get(j) for j in range(len(second))]
+    return None if best is None else best[1]
 
 
 class _Judged:
@@ -162,7 +184,9 @@ def _right_of(matrix: np.ndarray, one: _Photo, two: _Photo) -> bool:
 
 
 class _Photo:
-    def __init__(self, tiles: Sequence[PhotoTile], size: tuple[int, int]) -> None:
+    """A photo's tiles as arrays; with ``band`` (the photo's row slope), one row of it alone."""
+
+    def __init__(self, tiles: Sequence[PhotoTile], size: tuple[int, int], band: float | None = None) -> None:
         self.codes = [t.tile for t in tiles]
         self.cut = [CUT in t.warnings for t in tiles]
         self.boxes = np.array([[float(v) for v in t.box] for t in tiles], np.float64).reshape(-1, 4)
@@ -174,7 +198,9 @@ class _Photo:
         self.heights = sizes[:, 1]
         self.size = size
         angle = row_angle(self.boxes.astype(np.float32))
-        self.angle = 0.0 if angle is None else angle
+        self.angle = (band if band is not None else 0.0) if angle is None else angle
+        # One row of a photo: only what lies along it counts (a tile of another row lands on nothing here).
+        self.band = None if band is None else (self.centres.mean(0), self.angle, 0.75 * self.tile_h)
 
 
 def _matrix(scale: float, turn: float, source: np.ndarray, target: np.ndarray) -> np.ndarray:
@@ -313,6 +339,15 @@ def _areas(boxes: np.ndarray) -> np.ndarray:
     return np.asarray((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]), np.float64)
 
 
+def _on_band(photo: _Photo, x: float, y: float) -> bool:
+    """Whether (x, y) lies along the row that ``photo`` is (within three quarters of a tile's height), or
+    ``photo`` is a whole photo."""
+    if photo.band is None:
+        return True
+    (cx, cy), angle, half = photo.band
+    return bool(abs(-(x - cx) * math.sin(angle) + (y - cy) * math.cos(angle)) <= half)
+
+
 def _alike(a: str, a_cut: bool, b: str, b_cut: bool) -> bool:
     """Two readings of one tile agree: the same code, or, where the frame cuts one of them, the same colour
     and the cut one's number one of the other's digits (what the frame leaves of a 12 reads 1 or 2: a cut
@@ -362,7 +397,7 @@ def _score(matrix: np.ndarray, one: _Photo, two: _Photo, misreads: bool = True) 
                 links[int(j)] = i
                 conflicts += misreads
             # A cut tile on a tile of another colour: more likely its neighbour; left unlinked.
-        elif margin <= x <= width - margin and margin <= y <= height - margin and not two.cut[j]:
+        elif margin <= x <= width - margin and margin <= y <= height - margin and not two.cut[j] and _on_band(one, x, y):
             conflicts += _EMPTY
     return links, alike, conflicts
 
