@@ -232,3 +232,14 @@ def test_the_command_line_puts_one_rack_together_from_its_photos(capsys: pytest.
     assert answer["rack"] == PAIR_RACK and answer["counted_once"] == [5] and len(answer["photos"]) == 2
     assert main(["recognize", "--same-rack", photos[0]]) != 0
     assert "--same-rack needs two photos or more" in capsys.readouterr().err
+
+
+def test_a_row_is_laid_over_on_its_own_where_the_other_row_is_misread() -> None:
+    """Three of the lower row's shared tiles misread in the second photo: the photo as a whole has too
+    many conflicts to hold, its upper row alone holds and is linked, the lower row is left unlinked."""
+    left, size = _rack_photo(0, 7)
+    right, right_size = _rack_photo(3, 11, left_edge=True)
+    misread = {"R7": "R1", "Y9": "Y6", "Y10": "Y13"}
+    right = [Seen(misread.get(t.tile, t.tile), t.box, t.warnings) for t in right]
+    pairs = _links_by_code(left, right, same_tiles(left, size, right, right_size))
+    assert [(a, b) for a, b in pairs if b is not None] == [("K7", "K7"), ("K8", "K8"), ("K9", "K9"), ("Y4", "Y4"), ("Y5", "Y5")]

@@ -23,8 +23,8 @@ every three tiles read alike at most (one tile alike is enough only with the sec
 of the first); of those that hold, the one with most tiles read alike less conflicts wins.  Its links:
 every tile landing on one read alike, a whole tile on a whole tile read otherwise (one of them misread),
 a cut tile on a tile of its colour.  Then each row of the second photo is laid over the first on its own
-in the same way (a rack's two tiers are not one plane), and its links are added where they agree with
-those found.  When no guess holds, nothing is linked, and :func:`add_photo` falls back to matching codes
+in the same way (so that misreads or a rough fit in one row do not hold the other back), and its links are
+added where they agree with those found.  When no guess holds, nothing is linked, and :func:`add_photo` falls back to matching codes
 in order (:func:`vision.rack.merge_rows`).
 
 Only positions and codes are used, never pixels: a photo's tiles are all the second photo needs of the
@@ -103,8 +103,9 @@ def same_tiles(first: Sequence[PhotoTile], first_size: tuple[int, int], second: 
         return [None] * len(second)
     one, two = _Photo(first, first_size), _Photo(second, second_size)
     links = _best(one, two) or {}
-    # Then each row of the second photo on its own: a rack's two tiers are not one plane, and a guess
-    # through one row's tiles lays that row over the first photo better than one through the other row.
+    # Then each row of the second photo on its own: a guess for one row is not held back by the other
+    # (misreads there, or a fit rough across both rows of a tilted photo; and a real rack's two tiers are
+    # not quite one plane).
     places = photo_rows([t.box for t in second])
     for number in sorted({row for row, _ in places}):
         members = [j for j, (row, _) in enumerate(places) if row == number]
