@@ -135,8 +135,11 @@
       if (use.matches("[data-add-photo]")) {
         // A second photo of the same rack: a tile the last photo shows too (data-same, found by laying the
         // photos over each other) counts once; without any, rows go on from where the last photo's end.
-        rack = picker.dataset.photoRows ? JSON.parse(picker.dataset.photoRows)
-          : [parse(picker.querySelector("[data-picker-text]").value).map(function (code) { return { code: code, seen: null }; })];
+        // The tiles as the picker holds them now: the last photos' rack, unless they were changed since by hand.
+        var typed = parse(picker.querySelector("[data-picker-text]").value);
+        rack = picker.dataset.photoRows ? JSON.parse(picker.dataset.photoRows) : [];
+        var held = [].concat.apply([], rack.map(function (row) { return row.map(function (t) { return t.code; }); }));
+        if (held.join(" ") !== typed.join(" ")) rack = [typed.map(function (code) { return { code: code, seen: null }; })];
       }
       var links = photo.map(function (t) { return t.same; });
       rack = addPhoto(rack, photo, links);
