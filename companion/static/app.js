@@ -116,6 +116,22 @@
     var left = result.querySelector("[data-pending]");
     if (left) left.textContent = String(pending);
   }
+  // A tile marked as the last photo's (↔) that is not: ≠ counts it too (and a second tap takes that back).
+  document.addEventListener("click", function (ev) {
+    var unlink = ev.target.closest("[data-unlink]");
+    if (!unlink) return;
+    var tile = document.querySelector('[data-rec="' + unlink.dataset.unlink + '"]');
+    if (!tile) return;
+    var apart = unlink.getAttribute("aria-pressed") !== "true";
+    if (apart) {
+      tile.dataset.wasSame = tile.dataset.same;
+      delete tile.dataset.same;
+    } else if (tile.dataset.wasSame !== undefined) {
+      tile.dataset.same = tile.dataset.wasSame;
+    }
+    unlink.setAttribute("aria-pressed", apart ? "true" : "false");
+    tile.classList.toggle("seen", !apart);
+  });
   document.addEventListener("click", function (ev) {
     var rec = ev.target.closest("[data-rec]");
     if (rec && !ev.target.closest("select")) {

@@ -113,6 +113,15 @@ def test_the_second_photo_counts_the_shared_tiles_once_and_mends_the_cut_one(ser
     expect(result.locator("rect.box")).to_have_count(9)
     expect(result.locator("[data-same]")).to_have_count(5)
     expect(result).to_contain_text("Tiles of this photo also in the last photo: 5 (marked ↔)")
+    # The user says one marked tile is not the last photo's (≠), then takes that back.
+    unlink = result.locator("[data-unlink]").first
+    unlink.click()
+    expect(result.locator("[data-same]")).to_have_count(4)
+    expect(unlink).to_have_attribute("aria-pressed", "true")
+    unlink.click()
+    expect(result.locator("[data-same]")).to_have_count(5)
+    box = unlink.bounding_box()
+    assert box is not None and box["width"] >= 44 and box["height"] >= 44
     result.get_by_role("button", name="Add to the tiles from the last photo").click()
     expect(field).to_have_value("R1 R2 R3 R4 R5 R6 R7 R8 R9 K7 K8 K9 K10 K11 K12 K13 B1")
     page.locator("#picker-tiles").get_by_role("button", name="Clear").click()
