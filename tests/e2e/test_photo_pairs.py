@@ -11,13 +11,13 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from e2e.live import CHROMIUM, PHONE, live_server
+from e2e.live import CHROMIUM, live_server
+from e2e.photos import PNG, PhotoSequence, SeenPhoto, SeenTile, win_page
 from vision.pairs import RackTile, add_photo
 
 pytestmark = [
@@ -25,26 +25,7 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's /usr/bin/chromium is not installed"),
 ]
 
-PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
-                    "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082")
 APP_JS = Path(__file__).resolve().parents[2] / "companion" / "static" / "app.js"
-
-
-@dataclass(frozen=True)
-class SeenTile:
-    tile: str
-    box: tuple[int, int, int, int]
-    confidence: float = 0.97
-    low_confidence: bool = False
-    warnings: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class SeenPhoto:
-    tiles: tuple[SeenTile, ...]
-    warnings: tuple[str, ...] = ()
-    width: int = 350
-    height: int = 200
 
 
 def _photo(rows: list[str], shift: int = 0) -> SeenPhoto:
@@ -56,26 +37,17 @@ def _photo(rows: list[str], shift: int = 0) -> SeenPhoto:
             cut = x2 > 350
             tiles.append(SeenTile(code, (x1, 10 + 90 * r, min(x2, 350), 80 + 90 * r), 0.55 if cut else 0.97, cut,
                                   ("cut by the frame",) if cut else ()))
-    return SeenPhoto(tuple(tiles))
+    return SeenPhoto(tuple(tiles), width=350)
 
 
-class PairReader:
+def _pair() -> PhotoSequence:
     """The left part of a rack whose edge cuts its R7 (read as an R1), then its right part from R5 on."""
-
-    photos = [_photo(["R1 R2 R3 R4 R5 R6 R1", "K7 K8 K9 K10 K11 K12"]), _photo(["R5 R6 R7 R8 R9", "K11 K12 K13 B1"])]
-
-    def __init__(self) -> None:
-        self.calls = 0
-
-    def recognize(self, data: bytes) -> SeenPhoto:
-        photo = self.photos[min(self.calls, len(self.photos) - 1)]
-        self.calls += 1
-        return photo
+    return PhotoSequence(_photo(["R1 R2 R3 R4 R5 R6 R1", "K7 K8 K9 K10 K11 K12"]), _photo(["R5 R6 R7 R8 R9", "K11 K12 K13 B1"]))
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with live_server(Path(tmp_path_factory.mktemp("data")), {"recognizer": PairReader()}) as url:
+    with live_server(Path(tmp_path_factory.mktemp("data")), {"recognizer": _pair()}) as url:
         yield url
 
 
@@ -83,17 +55,7 @@ def test_the_second_photo_counts_the_shared_tiles_once_and_mends_the_cut_one(ser
                                                                              tmp_path: Path) -> None:
     from playwright.sync_api import expect
 
-    errors: list[str] = []
-    context = browser.new_context(viewport=PHONE, locale="en-US", has_touch=True)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(server + "/")
-    page.fill("[name=player0]", "Ece")
-    page.fill("[name=player1]", "Fikret")
-    page.fill("[name=pin]", "1357")
-    page.get_by_role("button", name="Start the table").click()
-    page.goto(page.url + "/win")
+    context, page, errors = win_page(browser, server)
     photos = [tmp_path / f"part{n}.png" for n in range(2)]
     for photo in photos:
         photo.write_bytes(PNG)
