@@ -265,7 +265,8 @@ def same_rack(results: list[dict[str, Any]]) -> dict[str, Any]:
 
     photos = [([Seen(t["tile"], tuple(t["box"]), tuple(t["warnings"])) for t in r["tiles"]], (r["width"], r["height"]))
               for r in results]
-    rows, counted = rack_from_photos(photos)
+    rows, linked = rack_from_photos(photos)
+    counted = [sum(link is not None for link in links) for links in linked]
     return {"photos": results, "rack": [[t.code for t in row] for row in rows], "counted_once": counted,
             "unsure": sum(t["low_confidence"] for r in results for t in r["tiles"])}
 

@@ -8,6 +8,7 @@ count once, and the rack keeps its rows in order.
 from __future__ import annotations
 
 import math
+import sys
 from pathlib import Path
 
 import cv2
@@ -90,7 +91,9 @@ def test_a_tile_cut_at_the_seam_is_linked_to_its_whole_self_and_its_reading_kept
     right, right_size = _rack_photo(7, 11, left_edge=True)
     links = same_tiles(left, size, right, right_size)
     assert links[[t.tile for t in right].index("B10")] == cut_at
-    rack, counted = rack_from_photos([(left, size), (right, right_size)])
+    rack, linked = rack_from_photos([(left, size), (right, right_size)])
+    assert linked == [links]
+    counted = [sum(link is not None for link in photo) for photo in linked]
     assert [t.code for t in rack[0]] == TOP and [t.code for t in rack[1]] == BOTTOM and counted[0] >= 4
 
 
@@ -187,24 +190,16 @@ def test_a_rendered_pair_makes_its_rack_where_matching_codes_in_order_counts_til
     order; the last stop's matching of codes in order (reading-order rows) counted five tiles twice."""
     from vision import Recognizer
 
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+    from eval_pairs import reading_rows  # the last stop's rows, as scripts/eval_pairs.py compares with them
+
     recognizer = Recognizer()
     read = [recognizer.recognize(DATA / f"pair_{half}.jpg") for half in ("left", "right")]
     photos = [([Seen(t.tile, t.box, t.warnings) for t in r.tiles], (r.width, r.height)) for r in read]
-    rack, counted = rack_from_photos(photos)
+    rack, linked = rack_from_photos(photos)
     assert _codes(rack) == [" ".join(row) for row in PAIR_RACK]
-    assert counted == [5]
-    reading_rows: list[list[list[str]]] = []
-    for r in read:
-        rows: list[list[str]] = []
-        last = None
-        for t in r.tiles:
-            middle = (t.box[1] + t.box[3]) / 2
-            if last is None or middle - last > (t.box[3] - t.box[1]) / 2:
-                rows.append([])
-            rows[-1].append(t.tile)
-            last = middle
-        reading_rows.append(rows)
-    before = [code for row in merge_rows(*reading_rows) for code in row]
+    assert [sum(link is not None for link in links) for links in linked] == [5]
+    before = [code for row in merge_rows(*(reading_rows(tiles) for tiles, _ in photos)) for code in row]
     assert len(before) == 22 + 5
 
 

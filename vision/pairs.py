@@ -245,15 +245,10 @@ def _guesses(one: _Photo, two: _Photo) -> list[np.ndarray]:
     for j, i in itertools.product(range(len(two.codes)), range(len(one.codes))):
         if two.codes[j][0] != one.codes[i][0] or two.cut[j] == one.cut[i]:
             continue
-        scale = one.heights[i] / max(two.heights[j], 1e-9)
-        (x1, y1, x2, y2), (a1, b1, a2, b2) = two.boxes[j], one.boxes[i]
-        if one.cut[i] and _touches(one.boxes[i], one.size, right=True):
-            source, target = np.array([x1, (y1 + y2) / 2]), np.array([a1, (b1 + b2) / 2])
-        elif two.cut[j] and _touches(two.boxes[j], two.size, right=False):
-            source, target = np.array([x2, (y1 + y2) / 2]), np.array([a2, (b1 + b2) / 2])
-        else:
+        source, target = _corner_pairs(two, j, one, i)  # the uncut side's two corners
+        if not len(source):
             continue
-        matrix = _matrix(scale, turn, source, target)
+        matrix = _matrix(one.heights[i] / max(two.heights[j], 1e-9), turn, source.mean(0), target.mean(0))
         if _plausible(matrix, two):
             guesses.append(matrix)
     for (j1, i1), (j2, i2) in itertools.combinations(pairs, 2):
@@ -522,19 +517,20 @@ def _add_by_codes(rack: list[list[RackTile]], photo: Sequence[RackTile]) -> list
     return out
 
 
-def rack_from_photos(photos: Sequence[tuple[Sequence[PhotoTile], tuple[int, int]]]) -> tuple[list[list[RackTile]], list[int]]:
+def rack_from_photos(photos: Sequence[tuple[Sequence[PhotoTile], tuple[int, int]]]
+                     ) -> tuple[list[list[RackTile]], list[list[int | None]]]:
     """A rack from photos of its parts, left to right (each its tiles and its (width, height)): its rows,
-    and for each photo after the first how many of its tiles the photo before showed too and were counted
-    once (0 where the two could not be laid over each other: rows then join where their codes agree)."""
+    and for each photo after the first its links to the photo before (:func:`same_tiles`; none linked
+    where the two could not be laid over each other: rows then join where their codes agree)."""
     rack: list[list[RackTile]] = []
-    counted: list[int] = []
+    linked: list[list[int | None]] = []
     previous: tuple[Sequence[PhotoTile], tuple[int, int]] | None = None
     for tiles, size in photos:
         places = photo_rows([t.box for t in tiles])
         entries = [RackTile(t.tile, row, place, CUT in t.warnings) for t, (row, place) in zip(tiles, places)]
-        links = same_tiles(previous[0], previous[1], tiles, size) if previous else [None] * len(tiles)
+        links: list[int | None] = same_tiles(previous[0], previous[1], tiles, size) if previous else [None] * len(tiles)
         if previous:
-            counted.append(sum(link is not None for link in links))
+            linked.append(links)
         rack = add_photo(rack, entries, links)
         previous = (tiles, size)
-    return rack, counted
+    return rack, linked
