@@ -154,8 +154,7 @@
         // The tiles as the picker holds them now: the last photos' rack, unless they were changed since by hand.
         var typed = parse(picker.querySelector("[data-picker-text]").value);
         rack = picker.dataset.photoRows ? JSON.parse(picker.dataset.photoRows) : [];
-        var held = [].concat.apply([], rack.map(function (row) { return row.map(function (t) { return t.code; }); }));
-        if (held.join(" ") !== typed.join(" ")) rack = [typed.map(function (code) { return { code: code, seen: null }; })];
+        if (rackCodes(rack).join(" ") !== typed.join(" ")) rack = [typed.map(function (code) { return { code: code, seen: null }; })];
       }
       var links = photo.map(function (t) { return t.same; });
       rack = addPhoto(rack, photo, links);
@@ -163,9 +162,12 @@
       var after = document.getElementById(picker.id + "-after");
       if (after) after.value = JSON.stringify({ size: result.dataset.size.split(" ").map(Number),
         tiles: photo.map(function (t) { return { code: t.code, box: t.box, cut: t.cut }; }) });
-      setCodes(picker, [].concat.apply([], rack.map(function (row) { return row.map(function (t) { return t.code; }); })));
+      setCodes(picker, rackCodes(rack));
     }
   });
+  function rackCodes(rack) {
+    return [].concat.apply([], rack.map(function (row) { return row.map(function (t) { return t.code; }); }));
+  }
   function forgetPhotos(picker) {
     delete picker.dataset.photoRows;
     var after = document.getElementById(picker.id + "-after");
