@@ -150,8 +150,9 @@ def test_a_contrary_ink_flags_every_numbered_tile() -> None:
         assert new.low_confidence and new.tile[1:] == old.tile[1:], (old, new)
 
 
-def _tile(box: tuple[int, int, int, int], confidence: float, *warnings: str, tile: str = "K1") -> DetectedTile:
-    return DetectedTile(tile, box, confidence, True, False, warnings)
+def _tile(box: tuple[int, int, int, int], confidence: float, *warnings: str, tile: str = "K1",
+          flagged: bool = True) -> DetectedTile:
+    return DetectedTile(tile, box, confidence, flagged, False, warnings)
 
 
 def test_only_unreadable_boxes_mostly_outside_or_face_down_are_set_aside() -> None:
@@ -176,8 +177,12 @@ def test_a_tile_found_twice_is_one_tile_but_a_pair_side_by_side_stays_two() -> N
     twin = _tile((42, 102, 82, 162), 0.6, tile="R2")  # R2 found again, 2 px off
     kept = _drop_twins(tuple(row + [twin]))
     assert kept == tuple(row)
-    other = _tile((42, 102, 82, 162), 0.6, tile="R9")  # a different reading there is not a twin: kept
+    other = _tile((42, 102, 82, 162), 0.75, tile="R9", flagged=False)  # a sure different reading there: kept
     assert _drop_twins(tuple(row + [other])) == tuple(row + [other])
+    half = _tile((52, 100, 80, 160), 0.6, tile="R12")  # a flagged box on half of R2 and the gap: the same tile
+    assert _drop_twins(tuple(row + [half])) == tuple(row)
+    beside = _tile((282, 100, 322, 160), 0.6, tile="R12")  # a flagged tile a width on from R7: a tile of its own
+    assert len(_drop_twins(tuple(row + [beside]))) == len(row) + 1
     loose = (_tile((500, 500, 540, 560), 0.5, tile="Y7"), _tile((505, 503, 545, 563), 0.7, tile="Y7"),
              _tile((560, 500, 600, 560), 0.7, tile="Y7"))  # a twin, and a second Y7 beside them
     assert _drop_twins(loose) == loose[1:]
