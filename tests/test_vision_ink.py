@@ -177,8 +177,10 @@ def test_a_tile_found_twice_is_one_tile_but_a_pair_side_by_side_stays_two() -> N
     twin = _tile((42, 102, 82, 162), 0.6, tile="R2")  # R2 found again, 2 px off
     kept = _drop_twins(tuple(row + [twin]))
     assert kept == tuple(row)
-    other = _tile((42, 102, 82, 162), 0.75, tile="R9", flagged=False)  # a sure different reading there: kept
-    assert _drop_twins(tuple(row + [other])) == tuple(row + [other])
+    inside = _tile((42, 102, 82, 162), 0.75, tile="R9", flagged=False)  # a sure box inside R2's: R2 again
+    assert _drop_twins(tuple(row + [inside])) == tuple(row)
+    swollen = _tile((28, 86, 92, 174), 0.75, tile="R9", flagged=False)  # a sure box over R2 and beyond: kept
+    assert _drop_twins(tuple(row + [swollen])) == tuple(row + [swollen])
     half = _tile((52, 100, 80, 160), 0.6, tile="R12")  # a flagged box on half of R2 and the gap: the same tile
     assert _drop_twins(tuple(row + [half])) == tuple(row)
     beside = _tile((282, 100, 322, 160), 0.6, tile="R12")  # a flagged tile a width on from R7: a tile of its own

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["find_rows", "row_angle", "apply_rack_prior", "row_gaps", "merge_rows", "overlap_length", "MIN_ROW", "GAP_MOST"]
+__all__ = ["find_rows", "row_angle", "apply_rack_prior", "row_gaps", "merge_rows", "overlap_length", "inside_share", "MIN_ROW", "GAP_MOST"]
 
 MIN_ROW = 4
 """A row needs this many boxes before its shape is trusted."""
@@ -76,7 +76,8 @@ def find_rows(boxes: np.ndarray) -> list[list[int]]:
     return [sorted(row, key=lambda i: (cx[i], i)) for row in rows]
 
 
-def _overlap_share(box: np.ndarray, other: np.ndarray) -> float:
+def inside_share(box: np.ndarray, other: np.ndarray) -> float:
+    """The share of ``box``'s area that lies inside ``other``."""
     ix = max(0.0, min(box[2], other[2]) - max(box[0], other[0]))
     iy = max(0.0, min(box[3], other[3]) - max(box[1], other[1]))
     return float(ix * iy / max((box[2] - box[0]) * (box[3] - box[1]), 1e-9))
@@ -120,7 +121,7 @@ def _fix_horizontal(boxes: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, 
         # 2. A box across two found neighbours is not a tile of its own.
         for pos in range(1, len(row) - 1):
             left, middle, right = row[pos - 1], row[pos], row[pos + 1]
-            if (_overlap_share(boxes[middle], boxes[left]) >= 0.2 and _overlap_share(boxes[middle], boxes[right]) >= 0.2
+            if (inside_share(boxes[middle], boxes[left]) >= 0.2 and inside_share(boxes[middle], boxes[right]) >= 0.2
                     and boxes[right, 0] - boxes[left, 2] < 0.35 * width):
                 keep[middle] = False
         # 3. A box much shorter than its row's tiles: stretch it to the row's top and bottom.

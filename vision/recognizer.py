@@ -28,7 +28,7 @@ from vision.ink import (BLUER_FLAG, BLUER_SWITCH, INK_MODEL, InkColour, bluer_th
 from vision.numerals import NUMBERS, NumberReader, fuse_number, tile_frames
 from vision.postprocess import COLOURS, KINDS, box_iou, decode_detections, decode_tile, reading_order, suppress_overlaps
 from vision.preprocess import DETECT_LONG_SIDE, detector_input, tile_crops
-from vision.rack import apply_rack_prior, row_gaps
+from vision.rack import apply_rack_prior, inside_share, row_gaps
 
 __all__ = ["DetectedTile", "Recognition", "Recognizer", "recognize_file", "MODELS_DIR"]
 
@@ -112,11 +112,13 @@ CUT_SURE_FROM = 0.8
 # Two boxes read as the same tile closer than this (a share of the row's tile width; of the short side
 # for loose tiles) are one tile found twice.  Measured on the rendered racks and scenes: such twins
 # 0.04-0.62 apart (17 of 23 below 0.5), two distinct tiles read alike at least 0.64 in rows, 0.56 loose.
-# A flagged box in a row that close to another box is dropped whatever it reads (issue 10, ninth round): on
-# the tuning racks extra boxes 14 → 10, dev 11 → 6, check 24 → 19, not one right tile lost.  A sure box is
-# kept (a glare-swollen box can lie half a width from its neighbour: both are tiles).
+# A box in a row that close to a surer box is dropped whatever it reads when it is flagged or lies half inside
+# the other (issue 10, ninth round): on the tuning racks extra boxes 14 → 10, dev 11 → 6, check 24 → 19, not
+# one right tile lost.  Other sure boxes are kept (a glare-swollen box can lie half a width from its
+# neighbour: both are tiles).
 TWIN_IN_ROW = 0.5
 TWIN_LOOSE = 0.35
+TWIN_INSIDE = 0.5
 # Set aside only below these confidences (chosen on the tuning renders, seed 9201, and the older
 # synthetic dev scenes: a faint or partly hidden real tile reads above them).
 FACE_DOWN_BELOW = 0.15
@@ -445,7 +447,7 @@ def _drop_twins(tiles: tuple[DetectedTile, ...]) -> tuple[DetectedTile, ...]:
     width apart: a pair on a rack stays two tiles), or for loose tiles ``TWIN_LOOSE`` of the smaller
     box's short side.  In a row, a flagged box that close to a more confident one is the same tile too,
     whatever it reads (a box on half of a tile, or across it and the gap beside it: an R12 half read as
-    R2).  The more confident box stays."""
+    R2), and so is a box lying mostly (``TWIN_INSIDE``) inside the other.  The more confident box stays."""
     if len(tiles) < 2:
         return tiles
     boxes = np.array([t.box for t in tiles], np.float32)
@@ -462,7 +464,8 @@ def _drop_twins(tiles: tuple[DetectedTile, ...]) -> tuple[DetectedTile, ...]:
         for j in order[position + 1:]:
             if j in dropped:
                 continue
-            if tiles[j].tile != tiles[i].tile and not (in_row[i] and in_row[j] and tiles[j].low_confidence):
+            if tiles[j].tile != tiles[i].tile and not (in_row[i] and in_row[j] and (
+                    tiles[j].low_confidence or inside_share(boxes[j], boxes[i]) >= TWIN_INSIDE)):
                 continue
             distance = float(np.linalg.norm(centres[i] - centres[j]))
             if in_row[i] and in_row[j]:
