@@ -4,6 +4,7 @@ and the "Declare a win" page of a fresh two-player table to take them on."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from e2e.live import PHONE
@@ -58,3 +59,13 @@ def win_page(browser: Any, server: str) -> tuple[Any, Any, list[str]]:
     page.get_by_role("button", name="Start the table").click()
     page.goto(page.url + "/win")
     return context, page, errors
+
+
+def photo_picker(page: Any, folder: Path, stem: str, count: int) -> tuple[Any, Any, Any, list[Path]]:
+    """The win page's tile picker (its text field, its photo input, where a photo's result shows) and
+    ``count`` PNG files to upload in turn (a new file each time: the input's change event fires only for a new file)."""
+    photos = [folder / f"{stem}{n}.png" for n in range(count)]
+    for photo in photos:
+        photo.write_bytes(PNG)
+    return (page.locator("#picker-tiles [data-picker-text]"), page.locator("#picker-tiles input[type=file]"),
+            page.locator("#picker-tiles-photo .photo-result"), photos)

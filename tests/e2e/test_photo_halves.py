@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from e2e.live import CHROMIUM, live_server
-from e2e.photos import PNG, PhotoSequence, SeenPhoto, SeenTile, win_page
+from e2e.photos import PhotoSequence, SeenPhoto, SeenTile, photo_picker, win_page
 
 pytestmark = [
     pytest.mark.browser,
@@ -40,12 +40,7 @@ def test_two_photos_of_one_rack_make_one_rack_in_row_order(server: str, browser:
     from playwright.sync_api import expect
 
     context, page, errors = win_page(browser, server)
-    photos = [tmp_path / f"half{n}.png" for n in range(3)]  # a new file each time: the input's change event
-    for photo in photos:
-        photo.write_bytes(PNG)
-    field = page.locator("#picker-tiles [data-picker-text]")
-    upload = page.locator("#picker-tiles input[type=file]")
-    result = page.locator("#picker-tiles-photo .photo-result")
+    field, upload, result, photos = photo_picker(page, tmp_path, "half", 3)
 
     upload.set_input_files(str(photos[0]))
     expect(result.locator("rect.box")).to_have_count(8)

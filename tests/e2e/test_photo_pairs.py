@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from e2e.live import CHROMIUM, live_server
-from e2e.photos import PNG, PhotoSequence, SeenPhoto, SeenTile, win_page
+from e2e.photos import PhotoSequence, SeenPhoto, SeenTile, photo_picker, win_page
 from vision.pairs import RackTile, add_photo
 
 pytestmark = [
@@ -56,12 +56,7 @@ def test_the_second_photo_counts_the_shared_tiles_once_and_mends_the_cut_one(ser
     from playwright.sync_api import expect
 
     context, page, errors = win_page(browser, server)
-    photos = [tmp_path / f"part{n}.png" for n in range(2)]
-    for photo in photos:
-        photo.write_bytes(PNG)
-    field = page.locator("#picker-tiles [data-picker-text]")
-    upload = page.locator("#picker-tiles input[type=file]")
-    result = page.locator("#picker-tiles-photo .photo-result")
+    field, upload, result, photos = photo_picker(page, tmp_path, "part", 2)
 
     upload.set_input_files(str(photos[0]))
     expect(result.locator("rect.box")).to_have_count(13)
