@@ -447,7 +447,7 @@ def _drop_twins(tiles: tuple[DetectedTile, ...]) -> tuple[DetectedTile, ...]:
     width apart: a pair on a rack stays two tiles), or for loose tiles ``TWIN_LOOSE`` of the smaller
     box's short side.  In a row, a flagged box that close to a more confident one is the same tile too,
     whatever it reads (a box on half of a tile, or across it and the gap beside it: an R12 half read as
-    R2), and so is a box lying mostly (``TWIN_INSIDE``) inside the other.  The more confident box stays."""
+    R2), and so is a box lying at least half (``TWIN_INSIDE``) inside the other.  The more confident box stays."""
     if len(tiles) < 2:
         return tiles
     boxes = np.array([t.box for t in tiles], np.float32)
