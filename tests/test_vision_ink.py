@@ -7,6 +7,8 @@ Photos: tests/data/vision (rendered racks, seed 9101; real Rummikub photos, CC B
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -188,6 +190,33 @@ def test_a_tile_found_twice_is_one_tile_but_a_pair_side_by_side_stays_two() -> N
     loose = (_tile((500, 500, 540, 560), 0.5, tile="Y7"), _tile((505, 503, 545, 563), 0.7, tile="Y7"),
              _tile((560, 500, 600, 560), 0.7, tile="Y7"))  # a twin, and a second Y7 beside them
     assert _drop_twins(loose) == loose[1:]
+
+
+def _turned_row(degrees: float, across: float = 0.0, first: int = 1, top: float = 100.0) -> list[DetectedTile]:
+    """Seven 60 px boxes of a rack row turned ``degrees``, tiles 50 px apart along it (R1 … R7 from ``first``),
+    shifted ``across`` px across it (the other tier)."""
+    angle = np.radians(degrees)
+    along, side = np.array([np.cos(angle), np.sin(angle)]), np.array([-np.sin(angle), np.cos(angle)])
+    centres = [np.array([100.0, top]) + 50 * k * along + across * side for k in range(7)]
+    return [_tile((int(x - 30), int(y - 30), int(x + 30), int(y + 30)), 0.9, tile=f"R{first + k}", flagged=False)
+            for k, (x, y) in enumerate(centres)]
+
+
+def test_a_tile_found_again_across_a_turned_row_is_one_tile() -> None:
+    """On a rack turned 40°, a second box on a tile lies shifted across the row by about half a tile (further
+    than half a tile from the first, and outside the row): it is that tile again.  The same tile a tier lower
+    (1.3 tiles across) and the same tile beside it in the row (a pair) are tiles of their own."""
+    row = _turned_row(40)
+    angle = np.radians(40)
+    x, y = np.array([100.0, 100.0]) + 50 * 2 * np.array([np.cos(angle), np.sin(angle)]) + \
+        0.55 * 50 * np.array([-np.sin(angle), np.cos(angle)])
+    again = _tile((int(x - 30), int(y - 30), int(x + 30), int(y + 30)), 0.7, tile="R3", flagged=False)
+    assert _drop_twins(tuple(row + [again])) == tuple(row)
+    lower = _turned_row(40, across=65, first=3)  # R3 … R9 a tier lower: R3 under R3's neighbour, R4 under R4…
+    assert _drop_twins(tuple(row + lower)) == tuple(row + lower)
+    pair = _turned_row(40)
+    pair[3] = replace(pair[3], tile="R3")  # R3 R3 side by side
+    assert _drop_twins(tuple(pair)) == tuple(pair)
 
 
 @needs_ink
