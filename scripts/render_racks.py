@@ -54,6 +54,16 @@ FONT_ROOT = Path("/usr/share/fonts/truetype")
 URW_ROOT = Path("/usr/share/fonts/opentype/urw-base35")
 FONTS = [str(FONT_ROOT / name) for name in FONT_CANDIDATES if (FONT_ROOT / name).exists()]
 FONTS += sorted(str(p) for p in URW_ROOT.glob("*-Bold.otf")) if URW_ROOT.exists() else []
+# Bold faces the training pool never drew (``--unseen-fonts``): monospaced faces with slab serifs and a flagged,
+# footed 1, a geometric sans and a heavy old-style serif, to measure how reading carries over to a tile set
+# whose numerals the classifier has not learnt.
+UNSEEN_FONT_CANDIDATES = (
+    "truetype/dejavu/DejaVuSansMono-Bold.ttf", "truetype/liberation/LiberationMono-Bold.ttf",
+    "truetype/tlwg/TlwgMono-Bold.ttf", "truetype/tlwg/TlwgTypo-Bold.ttf",
+    "truetype/tlwg/Laksaman-Bold.ttf", "opentype/urw-base35/URWGothic-Demi.otf",
+    "opentype/urw-base35/URWBookman-Demi.otf",
+)
+UNSEEN_FONTS = [str(FONT_ROOT.parent / name) for name in UNSEEN_FONT_CANDIDATES if (FONT_ROOT.parent / name).exists()]
 
 TILE_H = 150
 NUMBERED = [f"{c}{n}" for c in "RYBK" for n in range(1, 14)]
@@ -531,7 +541,15 @@ def main() -> None:
                              "labels.csv gains a rack_tile column: the same tile in both photos has the same number")
     parser.add_argument("--overlap", type=float, default=1.5,
                         help="with --pairs: how many tiles' width the two photos share (default 1.5)")
+    parser.add_argument("--unseen-fonts", action="store_true",
+                        help="draw the numerals only in bold faces the training pool never saw (UNSEEN_FONTS): "
+                             "a dev set for a tile set whose numerals were never learnt")
     args = parser.parse_args()
+    if args.unseen_fonts:
+        if not UNSEEN_FONTS:
+            parser.error("none of UNSEEN_FONT_CANDIDATES is installed (Debian: fonts-dejavu-core, fonts-liberation, "
+                         "fonts-freefont-ttf, fonts-tlwg-*, fonts-urw-base35)")
+        FONTS[:] = UNSEEN_FONTS
     args.out.mkdir(parents=True, exist_ok=True)
     if args.pairs:
         _write_pairs(args.out, args.count, args.seed, args.style or "tilted", args.start, args.overlap)
