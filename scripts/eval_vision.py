@@ -32,7 +32,7 @@ from real_photos import add_photos_argument, load_photos, split_photos, use_phot
 from vision import Recognizer  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
 from vision.postprocess import box_iou, reading_order  # noqa: E402
-from vision.recognizer import LOW_CONFIDENCE, MODELS_DIR  # noqa: E402
+from vision.recognizer import GLARE_MESSAGE, LOW_CONFIDENCE, MODELS_DIR, blown_out, under_glare  # noqa: E402
 
 
 def match(truth: list[tuple[str, tuple[float, ...]]], found: list[tuple[str, tuple[int, ...], float]],
@@ -105,6 +105,7 @@ def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool, thres
     recognizer.recognize(samples[0].path)  # warm-up: the first run pays for allocations
     truths = found_total = matched = correct = exact = on_truth_right = flagged_wrong = flagged_right = 0
     upside_known = upside_right = sure = sure_wrong = sure_extra = 0
+    glare_warned = glare_missed = glare_missed_warned = glare_exact = 0
     colour_table: Counter[tuple[str, str]] = Counter()
     number_table: Counter[tuple[str, str]] = Counter()
     per_colour: Counter[tuple[str, str]] = Counter()
@@ -134,6 +135,13 @@ def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool, thres
         correct += right
         exact += right == len(sample.tiles) == len(found)
         matched_truth = {t for t, _ in pairs}
+        warned = GLARE_MESSAGE in result.warnings
+        blown = blown_out(pixels)
+        missed_under_glare = any(t not in matched_truth and under_glare(blown, box) for t, (_, box) in enumerate(sample.tiles))
+        glare_warned += warned
+        glare_missed += missed_under_glare
+        glare_missed_warned += missed_under_glare and warned
+        glare_exact += warned and right == len(sample.tiles) == len(found)
         for t, (want, _) in enumerate(sample.tiles):
             per_colour[(_colour(want), "all")] += 1
             if t not in matched_truth:
@@ -177,6 +185,8 @@ def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool, thres
           f"{extra / truths:.1%} ({extra}) / {sure_wrong / max(sure, 1):.1%} ({sure_wrong}/{sure}) |")
     print(f"| extra boxes read as sure tiles (no tile labelled there: a tile less than 60 % in the frame, a box on "
           f"part of a tile) | {sure_extra} |")
+    print(f"| glare warned: photos / of those with a tile missed under glare (half its box blown out) / of those read "
+          f"exactly | {glare_warned} / {glare_missed_warned} of {glare_missed} / {glare_exact} of {exact} |")
     if upside_known:
         print(f"| upside down told right (detected tiles) | {upside_right / upside_known:.1%} ({upside_right}/{upside_known}) |")
     for threshold in thresholds:

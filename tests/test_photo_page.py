@@ -118,6 +118,26 @@ def test_small_tiles_are_said_on_the_tile_and_for_the_photo(client: FlaskClient,
     assert unescape(page).count("90% · small in the photo: check it") == 3, "on each tile"
 
 
+def test_glare_is_said_and_the_retake_asks_to_tilt_the_phone(client: FlaskClient, app: Flask, table: str) -> None:
+    """A photo with part of its tiles under a lamp's or the flash's reflection says so, in the reader's
+    language, and so does each tile under it; where tiles are missing (fewer than expected) the retake advice
+    is about the glare; a tile under glare read surely stays sure, and with every tile there, no retake."""
+    from vision.recognizer import GLARE_MESSAGE, GLARE_WARNING
+    tiles = [Seen(code, (10 + 20 * i, 10, 28 + 20 * i, 36), warnings=(GLARE_WARNING,) if i < 2 else ())
+             for i, code in enumerate("R1 R2 R3 B5 Y5 K5 R9".split())]
+    app.extensions["recognizer"] = Reader(*tiles, warnings=(GLARE_MESSAGE,))
+    page = _photo(client, table, expect="14")
+    words = _words(page)
+    assert "Glare (a lamp or the flash) washes out part of the tiles: tiles there may be misread, or not found" in words
+    assert "Retake without the glare: tilt the phone a little" in words and "the left half" not in words
+    assert unescape(page).count("97% · washed out by glare") == 2, "on each tile"
+    assert "Tiles to confirm" not in words, "glare alone flags no tile"
+    assert "Retake" not in _words(_photo(client, table)), "every tile read surely, none missing: no retake"
+    client.get("/lang?lang=ru&next=/")
+    words = _words(_photo(client, table, expect="14"))
+    assert "Блик (от лампы или вспышки) засвечивает часть фишек" in words and "Переснимите без блика" in words
+
+
 def test_O5_one_tile_away_is_offered_as_a_tap(client: FlaskClient, app: Flask, table: str, store: TableStore) -> None:
     store.record(table, {"type": "indicator", "tile": "Y3"})
     codes = "R7 R6 R9 K1 K2 K3 B5 Y5 K5 B9 B10 B11 B12 B13"

@@ -101,6 +101,15 @@ FAINT_COLOURS_MESSAGE = ("faint colours (dim light?): strengthened before readin
 UPSIDE_DOWN_WARNING = "upside down"
 UNREADABLE_WARNING = "unreadable"
 FACE_DOWN_WARNING = "no ink: face down or blank"
+# Glare (issue 10, tenth round): a box at least GLARE_SHARE blown out (every channel at least GLARE_LEVEL) lies
+# under a lamp's or the flash's reflection.  On the rendered racks 40 of the 51 tiles never found had half their
+# face blown out; the real photos have no tile with even 1 %.  A tile read there says so (it is not flagged for
+# it: most tiles under glare are still read right), and the photo says so (GLARE_MESSAGE) when such a tile is
+# read or a blown-out patch as large lies beside a read tile (a tile wholly blown out is never found).
+GLARE_LEVEL = 250
+GLARE_SHARE = 0.5
+GLARE_WARNING = "washed out by glare"
+GLARE_MESSAGE = "glare washes out part of the tiles: tiles there may be misread or missed; tilt the phone or turn off the flash"
 # A tile cut by the frame with less than this share of a typical tile's box inside the photo is
 # "mostly outside" (the renderer labels a tile when 60 % of its face is in the frame).
 IN_FRAME = 0.6
@@ -224,8 +233,10 @@ class Recognizer:
                      for tile, share in zip(read, inside))
         unread = [_set_aside(tile, share < IN_FRAME) for tile, share in zip(read, inside)]
         aside = tuple(tile for tile, out in zip(read, unread) if out)
-        tiles = tuple(tile for tile, out in zip(read, unread) if not out)
-        warnings = _photo_warnings(tiles, aside, strengthened=strengthened)
+        blown = blown_out(pixels)
+        tiles = tuple(replace(tile, warnings=(*tile.warnings, GLARE_WARNING)) if under_glare(blown, tile.box) else tile
+                      for tile, out in zip(read, unread) if not out)
+        warnings = _photo_warnings(tiles, aside, strengthened=strengthened, glare=_glare(blown, tiles))
         elapsed = round((time.perf_counter() - started) * 1000, 1)
         return Recognition(tiles, warnings, elapsed, width, height, aside)
 
@@ -499,6 +510,47 @@ def _area(boxes: np.ndarray) -> np.ndarray:
     return np.asarray((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]))
 
 
+def blown_out(pixels: np.ndarray) -> np.ndarray:
+    """The photo's blown-out pixels (every channel at least ``GLARE_LEVEL``): a 0/255 ``uint8`` mask."""
+    return cv2.inRange(pixels, (GLARE_LEVEL,) * 3, (255,) * 3)
+
+
+def under_glare(blown: np.ndarray, box: Any) -> bool:
+    """Whether at least ``GLARE_SHARE`` of the box is blown out (``blown``: :func:`blown_out` of the photo).
+
+    >>> blown = np.zeros((100, 100), np.uint8)
+    >>> blown[:, :50] = 255
+    >>> under_glare(blown, (0, 0, 100, 100)), under_glare(blown, (40, 0, 100, 100)), under_glare(blown, (-9, -9, -1, -1))
+    (True, False, False)
+    """
+    x1, y1, x2, y2 = (int(round(v)) for v in box)
+    patch = blown[max(y1, 0) : max(y2, 0), max(x1, 0) : max(x2, 0)]
+    return patch.size > 0 and float(patch.mean()) >= GLARE_SHARE * 255
+
+
+def _glare(blown: np.ndarray, tiles: tuple[DetectedTile, ...]) -> bool:
+    """Whether glare washes out a tile read in the photo, or a blown-out patch at least ``GLARE_SHARE`` of a tile
+    lies within a tile's short side of a read tile (where a tile may stand unfound: a whole tile blown out is
+    never detected)."""
+    if any(GLARE_WARNING in tile.warnings for tile in tiles):
+        return True
+    if not tiles:
+        return False
+    boxes = np.array([tile.box for tile in tiles], np.float32)
+    sides = boxes[:, 2:] - boxes[:, :2]
+    tile_area, reach = float(np.median(sides.prod(1))), float(np.median(sides.min(1)))
+    if cv2.countNonZero(blown) < GLARE_SHARE * tile_area:
+        return False
+    count, _, stats, centres = cv2.connectedComponentsWithStats(blown, connectivity=8)
+    for k in range(1, count):
+        if stats[k, cv2.CC_STAT_AREA] < GLARE_SHARE * tile_area:
+            continue
+        outside = np.maximum(np.maximum(boxes[:, :2] - centres[k], centres[k] - boxes[:, 2:]), 0)
+        if float(np.hypot(outside[:, 0], outside[:, 1]).min()) <= reach:
+            return True
+    return False
+
+
 def _colourless(pixels: np.ndarray) -> bool:
     """Whether the photo shows no colour at all (greyscale), so no tile's colour can be read from it."""
     thumbnail = cv2.resize(pixels, (128, 96), interpolation=cv2.INTER_AREA).astype(np.int16)
@@ -527,7 +579,7 @@ def _set_aside(tile: DetectedTile, mostly_outside: bool) -> bool:
 
 
 def _photo_warnings(tiles: tuple[DetectedTile, ...], aside: tuple[DetectedTile, ...] = (),
-                    strengthened: bool = False) -> tuple[str, ...]:
+                    strengthened: bool = False, glare: bool = False) -> tuple[str, ...]:
     if not tiles:
         return ("no tiles found: hold the camera closer, with the tiles face up and well lit",)
     warnings = []
@@ -543,6 +595,8 @@ def _photo_warnings(tiles: tuple[DetectedTile, ...], aside: tuple[DetectedTile, 
     small = sum(SMALL_WARNING in tile.warnings for tile in tiles)
     if small:
         warnings.append(f"{small} tile(s) small in the photo: hold the camera closer")
+    if glare:
+        warnings.append(GLARE_MESSAGE)
     unsure = sum(tile.low_confidence for tile in tiles)
     if unsure:
         warnings.append(f"{unsure} tile(s) read with low confidence: please confirm them")

@@ -521,6 +521,10 @@ def _retake_advice(recognition: Any, checks: PhotoCheck) -> str | None:
     unsure = sum(bool(t.low_confidence) for t in tiles)
     if cut:
         return _("Retake: step back so no tile is cut by the edge of the photo.")
+    glare = any(str(w).startswith("glare washes out") for w in getattr(recognition, "warnings", ()))
+    if glare and (unsure * 3 >= len(tiles) or any(note.kind == "count" for note in checks.notes)):
+        return _("Retake without the glare: tilt the phone a little, or turn off the flash, so that no tile shines "
+                 "white.")
     faint = any(str(w).startswith("faint colours") for w in getattr(recognition, "warnings", ()))
     if faint and unsure * 3 >= len(tiles):
         return _("Retake in brighter light (a lamp over the table, no flash glare): the colours in this photo are faint.")

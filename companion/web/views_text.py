@@ -589,6 +589,9 @@ _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
      _l("Tiles cut by the frame: %(n)s. Step back or move the camera.")),
     (re.compile(r"^(?P<n>\d+) tile\(s\) small in the photo"),
      _l("Tiles small in the photo: %(n)s. Hold the camera closer to read them surely.")),
+    (re.compile(r"^glare washes out part of the tiles"),
+     _l("Glare (a lamp or the flash) washes out part of the tiles: tiles there may be misread, or not found at all. "
+        "Tilt the phone a little or turn off the flash, then retake.")),
     (re.compile(r"^(?P<n>\d+) tile\(s\) read with low confidence"),
      _l("Tiles read with low confidence: %(n)s. Please confirm them.")),
     (re.compile(r"^(?P<n>\d+) tile\(s\) upside down"), _l("Tiles upside down: %(n)s.")),
@@ -619,6 +622,7 @@ PHOTO_WORDS: dict[str, LazyString] = {
     "no number seen: a false okey?": _l("no number seen: a false okey?"),
     "no colour in the photo": _l("no colour in the photo"),
     "found from its row": _l("found from its row: check it"),
+    "washed out by glare": _l("washed out by glare"),
 }
 """The recogniser's per-tile warnings."""
 
