@@ -548,7 +548,7 @@ def main() -> None:
     if args.unseen_fonts:
         if not UNSEEN_FONTS:
             parser.error("none of UNSEEN_FONT_CANDIDATES is installed (Debian: fonts-dejavu-core, fonts-liberation, "
-                         "fonts-freefont-ttf, fonts-tlwg-*, fonts-urw-base35)")
+                         "fonts-tlwg-*, fonts-urw-base35)")
         FONTS[:] = UNSEEN_FONTS
     args.out.mkdir(parents=True, exist_ok=True)
     if args.pairs:
