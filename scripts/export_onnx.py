@@ -41,15 +41,20 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "models")
     parser.add_argument("--detector", type=Path, default=CACHE / "detector.pt", help="detector checkpoint")
     parser.add_argument("--classifier", type=Path, default=CACHE / "classifier.pt", help="classifier checkpoint")
+    parser.add_argument("--wide", action="store_true", help="the classifier checkpoint is of the wide network")
+    parser.add_argument("--only", choices=("detector", "classifier"), help="export this model only")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    detector = Detector()
-    if not load_checkpoint(args.detector, detector):
-        raise SystemExit("no detector checkpoint: run scripts/train_detector.py first")
-    export(detector, torch.zeros(1, 3, 384, 512), args.out / "detector.onnx", ["image"], ["heatmap", "size", "offset"],
-           {"image": {2: "height", 3: "width"}, "heatmap": {2: "h4", 3: "w4"}, "size": {2: "h4", 3: "w4"},
-            "offset": {2: "h4", 3: "w4"}})
-    classifier = Classifier()
+    if args.only != "classifier":
+        detector = Detector()
+        if not load_checkpoint(args.detector, detector):
+            raise SystemExit("no detector checkpoint: run scripts/train_detector.py first")
+        export(detector, torch.zeros(1, 3, 384, 512), args.out / "detector.onnx", ["image"], ["heatmap", "size", "offset"],
+               {"image": {2: "height", 3: "width"}, "heatmap": {2: "h4", 3: "w4"}, "size": {2: "h4", 3: "w4"},
+                "offset": {2: "h4", 3: "w4"}})
+    if args.only == "detector":
+        return
+    classifier = Classifier(wide=args.wide)
     if not load_checkpoint(args.classifier, classifier):
         raise SystemExit("no classifier checkpoint: run scripts/train_classifier.py first")
     export(_ClassifierProbabilities(classifier), torch.zeros(1, 3, 48, 48), args.out / "classifier.onnx", ["crops"],

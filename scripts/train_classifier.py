@@ -162,6 +162,7 @@ def main() -> None:
     parser.add_argument("--checkpoint", default=str(CACHE / "classifier.pt"))
     parser.add_argument("--lr", type=float, default=2e-3)
     parser.add_argument("--from-onnx", type=Path, help="fine-tune: start from these ONNX weights (e.g. models/classifier.onnx), norms frozen")
+    parser.add_argument("--wide", action="store_true", help="the wide network (train_common.Classifier), trained from scratch")
     parser.add_argument("--no-racks", action="store_true", help="leave out the rack pool (scripts/render_racks.py)")
     add_photos_argument(parser)
     args = parser.parse_args()
@@ -170,7 +171,7 @@ def main() -> None:
     started = time.time()
     pools = build_pools(args.seed, racks=not args.no_racks)
     print({k: len(v) for k, v in pools.items()}, f"pools built in {time.time() - started:.0f}s", flush=True)
-    model = Classifier()
+    model = Classifier(wide=args.wide)
     if args.from_onnx:
         init_from_onnx(model, args.from_onnx, torch.zeros(2, 3, CROP_SIZE, CROP_SIZE))
     train(

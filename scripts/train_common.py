@@ -73,16 +73,26 @@ class Detector(nn.Module):
 
 
 class Classifier(nn.Module):
-    """Tile crop (3×48×48) → kind logits (1-13, F, J, none), colour logits (R, Y, B, K), upside-down logit."""
+    """Tile crop (3×48×48) → kind logits (1-13, F, J, none), colour logits (R, Y, B, K), upside-down logit.
 
-    def __init__(self) -> None:
+    ``wide`` is the eleventh round's network (issue 10): twice the channels and a second convolution at
+    12×12, about 2.5 times the arithmetic; the narrow one is what rounds one to ten shipped.
+    """
+
+    def __init__(self, wide: bool = False) -> None:
         super().__init__()
+        if wide:
+            layers = [_conv(3, 32, 2, kernel=5), _conv(32, 64), nn.MaxPool2d(2), _conv(64, 128), _conv(128, 128),
+                      nn.MaxPool2d(2), _conv(128, 192)]
+            last, hidden = 192, 192
+        else:
+            layers = [_conv(3, 32, 2, kernel=5), _conv(32, 48), nn.MaxPool2d(2), _conv(48, 96), nn.MaxPool2d(2), _conv(96, 128)]
+            last, hidden = 128, 160
         self.features = nn.Sequential(
-            _conv(3, 32, 2, kernel=5), _conv(32, 48), nn.MaxPool2d(2), _conv(48, 96), nn.MaxPool2d(2),
-            _conv(96, 128), nn.AdaptiveAvgPool2d(2), nn.Flatten(), nn.Dropout(0.2), nn.Linear(512, 160), nn.ReLU(inplace=True))
-        self.kind = nn.Linear(160, len(KINDS))
-        self.colour = nn.Linear(160, len(COLOURS))
-        self.upside = nn.Linear(160, 1)
+            *layers, nn.AdaptiveAvgPool2d(2), nn.Flatten(), nn.Dropout(0.2), nn.Linear(4 * last, hidden), nn.ReLU(inplace=True))
+        self.kind = nn.Linear(hidden, len(KINDS))
+        self.colour = nn.Linear(hidden, len(COLOURS))
+        self.upside = nn.Linear(hidden, 1)
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         f = self.features(x)
