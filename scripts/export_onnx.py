@@ -41,7 +41,6 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "models")
     parser.add_argument("--detector", type=Path, default=CACHE / "detector.pt", help="detector checkpoint")
     parser.add_argument("--classifier", type=Path, default=CACHE / "classifier.pt", help="classifier checkpoint")
-    parser.add_argument("--wide", action="store_true", help="the classifier checkpoint is of the wide network")
     parser.add_argument("--only", choices=("detector", "classifier"), help="export this model only")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -54,9 +53,11 @@ def main() -> None:
                 "offset": {2: "h4", 3: "w4"}})
     if args.only == "detector":
         return
-    classifier = Classifier(wide=args.wide)
-    if not load_checkpoint(args.classifier, classifier):
+    wide = Classifier.is_wide(args.classifier)  # the network is the checkpoint's own
+    if wide is None:
         raise SystemExit("no classifier checkpoint: run scripts/train_classifier.py first")
+    classifier = Classifier(wide=wide)
+    load_checkpoint(args.classifier, classifier)
     export(_ClassifierProbabilities(classifier), torch.zeros(1, 3, 48, 48), args.out / "classifier.onnx", ["crops"],
            ["kind", "colour", "upside"], {name: {0: "n"} for name in ("crops", "kind", "colour", "upside")})
 

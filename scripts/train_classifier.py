@@ -166,6 +166,9 @@ def main() -> None:
     parser.add_argument("--no-racks", action="store_true", help="leave out the rack pool (scripts/render_racks.py)")
     add_photos_argument(parser)
     args = parser.parse_args()
+    if Classifier.is_wide(Path(args.checkpoint)) not in (None, args.wide):
+        raise SystemExit(f"{args.checkpoint} holds the {'narrow' if args.wide else 'wide'} network: "
+                         f"{'leave out' if args.wide else 'add'} --wide to resume it, or name another --checkpoint")
     use_photos(args.photos)
     setup(args.seed, args.threads)
     started = time.time()

@@ -76,7 +76,7 @@ class Classifier(nn.Module):
     """Tile crop (3×48×48) → kind logits (1-13, F, J, none), colour logits (R, Y, B, K), upside-down logit.
 
     ``wide`` is the eleventh round's network (issue 10): twice the channels and a second convolution at
-    12×12, about 2.5 times the arithmetic; the narrow one is what rounds one to ten shipped.
+    12×12, about 2.7 times the arithmetic; the narrow one is what rounds one to ten shipped.
     """
 
     def __init__(self, wide: bool = False) -> None:
@@ -97,6 +97,14 @@ class Classifier(nn.Module):
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         f = self.features(x)
         return self.kind(f), self.colour(f), self.upside(f)
+
+    @staticmethod
+    def is_wide(path: Path) -> bool | None:
+        """Whether the checkpoint at ``path`` holds the wide network (its second convolution has 64 channels,
+        the narrow one's 48); None when there is no checkpoint."""
+        if not path.exists():
+            return None
+        return torch.load(path, map_location="cpu")["model"]["features.1.0.weight"].shape[0] == 64
 
 
 def save_checkpoint(path: Path, model: nn.Module, optimiser: torch.optim.Optimizer, step: int) -> None:

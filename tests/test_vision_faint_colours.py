@@ -56,19 +56,20 @@ def _colours(recognizer: Recognizer, pixels: np.ndarray, image: str) -> tuple[in
     return right, sure_wrong
 
 
-@pytest.mark.parametrize("image", ["rack_front.jpg", "rack_tilted_dim.jpg", "synthetic_mixed.jpg"])
-def test_faint_colours_are_read_as_on_the_photo_as_taken(recognizers: tuple[Recognizer, Recognizer], image: str) -> None:
-    """The photo's colours at half their strength: without strengthening, blues, reds and oranges are read
-    black (tiles more wrong than on the photo as taken: one to eight here since the eleventh round's wider
-    classifier, two to eight before); strengthened, every tile's colour is read as on the photo as taken, and no
-    sure tile has a wrong colour."""
+@pytest.mark.parametrize("image, saturation", [("rack_front.jpg", 0.4), ("rack_tilted_dim.jpg", 0.5), ("synthetic_mixed.jpg", 0.4)])
+def test_faint_colours_are_read_as_on_the_photo_as_taken(recognizers: tuple[Recognizer, Recognizer], image: str,
+                                                          saturation: float) -> None:
+    """The photo's colours at half their strength or less: without strengthening, blues, reds and oranges are
+    read black (at least two tiles more wrong than on the photo as taken); strengthened, every tile's colour is
+    read as on the photo as taken, and no sure tile has a wrong colour.  (The eleventh round's wider classifier
+    loses only one tile of rack_front and synthetic_mixed at half strength, so those two are taken fainter.)"""
     strengthened, plain = recognizers
     pixels = cv2.imread(str(DATA / image))
-    faint = _fainter(pixels, 0.5)
+    faint = _fainter(pixels, saturation)
     as_taken, _ = _colours(plain, pixels, image)
     unhelped, _ = _colours(plain, faint, image)
     helped, sure_wrong = _colours(strengthened, faint, image)
-    assert unhelped < as_taken, (unhelped, as_taken)
+    assert unhelped <= as_taken - 2, (unhelped, as_taken)
     assert helped >= as_taken and sure_wrong == 0, (helped, as_taken, sure_wrong)
     assert 1.0 < _strength(strengthened, faint) <= MOST_STRENGTH
 
