@@ -100,11 +100,12 @@ class Classifier(nn.Module):
 
     @staticmethod
     def is_wide(path: Path) -> bool | None:
-        """Whether the checkpoint at ``path`` holds the wide network (its second convolution has 64 channels,
-        the narrow one's 48); None when there is no checkpoint."""
+        """Whether the checkpoint at ``path`` holds the wide network (its weights have the wide network's names
+        and shapes); None when there is no checkpoint."""
         if not path.exists():
             return None
-        return torch.load(path, map_location="cpu")["model"]["features.1.0.weight"].shape[0] == 64
+        saved, wide = torch.load(path, map_location="cpu")["model"], Classifier(wide=True).state_dict()
+        return saved.keys() == wide.keys() and all(saved[name].shape == wide[name].shape for name in wide)
 
 
 def save_checkpoint(path: Path, model: nn.Module, optimiser: torch.optim.Optimizer, step: int) -> None:

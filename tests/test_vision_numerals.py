@@ -179,10 +179,6 @@ class _ContraryRecognizer(Recognizer):
         return numbers, np.zeros(len(boxes), bool), np.full(len(boxes), np.nan)
 
 
-def _numbered_tiles(tiles: tuple) -> int:
-    return sum(tile.tile not in ("F", "J") for tile in tiles)
-
-
 def _runner_up(kinds: np.ndarray) -> np.ndarray:
     """The classifier's second likeliest number (index 0-12) of each box."""
     return np.argsort(kinds[:, :13], 1)[:, -2]
@@ -200,23 +196,26 @@ def test_a_disagreement_between_classifier_and_reader_is_flagged_unless_a_sure_r
     before, after = plain.read_tiles(pixels, boxes, scores), contrary.read_tiles(pixels, boxes, scores)
     assert [t.box for t in after] == [t.box for t in before]
     kinds, _, _ = plain.classify(tile_crops(pixels, boxes))
+    runner_up = _runner_up(kinds) + 1
     took_reader = settled = may_settle = 0
     for old, new in zip(before, after):
         index = int(np.argmin(np.abs(boxes - np.array(old.box)).sum(1)))  # the box the tile was read in
         if old.tile in ("F", "J"):
             assert new == old
             continue
-        number, now, second = int(old.tile[1:]), int(new.tile[1:]), int(_runner_up(kinds[index : index + 1])[0]) + 1
+        number, now, second = int(old.tile[1:]), int(new.tile[1:]), int(runner_up[index])
         assert now in (number, second), (old, new, second)
         allowed = kinds[index, second - 1] / kinds[index, :13].sum() >= CLASSIFIER_ALLOWS
-        overruled = now != number and sure >= READER_OVERRULES and allowed and not reader_may_slip(now, number)
+        settles = sure >= READER_OVERRULES and allowed and not reader_may_slip(second, number)
+        overruled = now != number and settles
         assert new.tile[0] == old.tile[0] and (new.low_confidence or overruled), (old, new)
         took_reader += now != number
         settled += overruled and not new.low_confidence
-        may_settle += sure >= READER_OVERRULES and allowed and not reader_may_slip(second, number)
+        may_settle += settles
     # A reader sure of its number moves the classifier wherever the classifier gives that number a little (most
     # of the 13 tiles here); one at 0.7 moves it only where the classifier is unsure, and always with a tap.
-    assert took_reader >= 3 if sure > 0.99 else took_reader < _numbered_tiles(before) / 2
+    numbered = sum(t.tile not in ("F", "J") for t in before)
+    assert took_reader >= 3 if sure > 0.99 else took_reader < numbered / 2
     # Every move to a number the classifier allows and the reader does not slip to is settled without a tap
     # (six here with the eleventh round's classifier, one with the twelfth's: a B8 read B5); a reader at 0.7 none.
     assert settled == may_settle and (settled >= 1 if sure > 0.99 else settled == 0), (settled, may_settle)
