@@ -219,7 +219,8 @@ def test_a_disagreement_between_classifier_and_reader_is_flagged_unless_a_sure_r
     numbered = sum(t.tile not in ("F", "J") for t in before)
     assert took_reader >= 3 if sure > 0.99 else took_reader < numbered / 2
     # Every move to a number the classifier allows and the reader does not slip to is settled without a tap
-    # (six here with the eleventh round's classifier, one with the twelfth's and thirteenth's: a B8 read B5); a reader at 0.7 none.
+    # (six here with the eleventh round's classifier, one with the twelfth's and thirteenth's: a B8 read B5);
+    # a reader at 0.7 none.
     assert settled == may_settle and (settled >= 1 if sure > 0.99 else settled == 0), (settled, may_settle)
     assert any("low confidence" in w for w in contrary.recognize(pixels).warnings)
 
