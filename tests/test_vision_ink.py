@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from vision import DetectedTile, Recognizer
-from vision.ink import (BLUER_FLAG, BLUER_SWITCH, INK_MODEL, InkColour, bluer_than_black, face_patches, fuse_colour,
-                        ink_features, loose_frames)
+from vision.ink import (BLUER_FLAG, BLUER_SWITCH, INK_MODEL, YELLOWER_FLAG, YELLOWER_FROM, InkColour, bluer_than_black,
+                        face_patches, fuse_colour, ink_features, ink_hues, loose_frames, yellower_than_red)
 from vision.numerals import tile_frames
 from vision.postprocess import COLOURS, box_iou
 from vision.recognizer import (CUT_WARNING, FACE_DOWN_WARNING, IN_FRAME, MODELS_DIR, UNREADABLE_WARNING, _drop_twins,
@@ -287,3 +287,65 @@ def test_a_tile_read_black_but_bluer_than_the_blacks_is_flagged_or_read_blue(mon
     assert len(changed) == 2 and all(new.low_confidence for _, new in changed)
     assert sorted(new.tile for _, new in changed) == ["B1", "K1"]
     assert all(old.box == new.box for old, new in changed)
+
+
+@pytest.mark.parametrize("light", [(1.0, 1.0, 1.0), (0.6, 0.5, 0.4), (0.45, 0.45, 0.55)])
+def test_a_greyed_orange_stands_out_from_the_photos_reds_by_its_hue(light: tuple[float, float, float]) -> None:
+    """Under one light, with the photo's colours greyed to half their strength (a dim room), the red tiles'
+    inks lie in one direction from the blacks and a yellow-orange's well towards yellow from them, though
+    both are as faint: the orange is ``YELLOWER_FLAG`` or more from the reds, each red well within it."""
+    def greyed(ink_bgr: tuple[int, int, int]) -> np.ndarray:
+        patch = _face(ink_bgr, light).astype(np.float32)
+        grey = patch.mean(2, keepdims=True)
+        return np.clip(grey + (patch - grey) * 0.5, 0, 255).astype(np.uint8)
+
+    reds = [greyed((40, 40, 200)), greyed((50, 35, 190)), greyed((45, 50, 205)), greyed((35, 30, 180))]
+    blacks = [greyed((45, 45, 45)), greyed((40, 42, 44))]
+    orange = greyed((30, 130, 225))
+    features = [ink_features(patch) for patch in [*reds, orange, *blacks]]
+    red = np.array([True] * 5 + [False] * 2)
+    shift = yellower_than_red(features, red)
+    assert np.all(np.abs(shift[:4]) < YELLOWER_FLAG * 0.6), shift
+    assert shift[4] >= YELLOWER_FLAG and ink_hues(features)[4] >= YELLOWER_FROM, (shift, ink_hues(features))
+    assert np.isnan(shift[5:]).all()
+
+
+def _faded(image: str, saturation: float) -> np.ndarray:
+    pixels = cv2.imread(str(DATA / image)).astype(np.float32)
+    grey = pixels.mean(2, keepdims=True)
+    return np.clip(grey + (pixels - grey) * saturation, 0, 255).astype(np.uint8)
+
+
+def _sure_wrong(image: str, tiles: tuple[DetectedTile, ...]) -> list[tuple[str, str]]:
+    truth = LABELS[image]
+    boxes = np.array([box for _, box in truth], np.float32)
+    wrong = []
+    for tile in tiles:
+        overlap = box_iou(np.array(tile.box, np.float32), boxes)
+        best = int(np.argmax(overlap))
+        if overlap[best] >= 0.5 and truth[best][0] != tile.tile and not tile.low_confidence:
+            wrong.append((truth[best][0], tile.tile))
+    return wrong
+
+
+@needs_ink
+def test_a_yellow_orange_the_light_greys_to_red_is_flagged_not_sure(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rendered front rack (check set) read exactly as taken; its colours halved, its Y5 and Y11 are read red.
+    Their hue lies well towards yellow from the rack's other reds, so both are flagged for a tap (their reading
+    is left as it is) and no tile is sure and wrong; without the comparison both would be sure reds."""
+    import vision.recognizer as recognizer_module
+
+    image = "rack_front_orange.jpg"
+    as_taken = Recognizer().recognize(DATA / image)
+    assert sorted(t.tile for t in as_taken.tiles) == sorted(tile for tile, _ in LABELS[image])
+    assert not _sure_wrong(image, as_taken.tiles)
+    faint = _faded(image, 0.5)
+    read = Recognizer().recognize(faint)
+    assert not _sure_wrong(image, read.tiles), _sure_wrong(image, read.tiles)
+    yellow = np.array([box for tile, box in LABELS[image] if tile in ("Y5", "Y11")], np.float32)
+    on_yellow = [t for t in read.tiles if float(box_iou(np.array(t.box, np.float32), yellow).max()) >= 0.5]
+    assert sorted(t.tile for t in on_yellow) == ["R11", "R5"] and all(t.low_confidence for t in on_yellow)
+
+    monkeypatch.setattr(recognizer_module, "yellower_than_red", lambda features, red: np.full(len(features), np.nan))
+    without = Recognizer().recognize(faint)
+    assert sorted(_sure_wrong(image, without.tiles)) == [("Y11", "R11"), ("Y5", "R5")]

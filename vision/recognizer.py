@@ -23,8 +23,9 @@ import numpy as np
 import onnxruntime as ort  # type: ignore[import-untyped]
 
 from vision.imageio import load_image
-from vision.ink import (BLUER_FLAG, BLUER_SWITCH, INK_MODEL, InkColour, bluer_than_black, colour_strength, face_patches,
-                        fuse_colour, ink_features, loose_frames, strengthen_colours)
+from vision.ink import (BLUER_FLAG, BLUER_SWITCH, INK_MODEL, YELLOWER_FLAG, YELLOWER_FROM, InkColour, bluer_than_black,
+                        colour_strength, face_patches, fuse_colour, ink_features, ink_hues, loose_frames,
+                        strengthen_colours, yellower_than_red)
 from vision.numerals import NUMBERS, NumberReader, fuse_number, tile_frames
 from vision.postprocess import COLOURS, KINDS, box_iou, decode_detections, decode_tile, reading_order, suppress_overlaps
 from vision.preprocess import DETECT_LONG_SIDE, detector_input, tile_crops
@@ -360,6 +361,14 @@ class Recognizer:
             if bluer[index] <= -BLUER_SWITCH:
                 colour[[blue, black]] = colour[[black, blue]]
             fused[index] = (colour, True)
+        # And a tile in a row read red whose ink's hue lies well towards yellow from the other reds' (a yellow-orange
+        # the light greys towards red): flagged, its reading left as it is.
+        red = COLOURS.index("R")
+        read_red = np.array([int(np.argmax(kind)) < len(NUMBERS) and int(np.argmax(colour)) == red
+                             for kind, (colour, _) in zip(kinds, fused)], bool) & np.isfinite(frames[:, 3])
+        yellower = yellower_than_red(features, read_red)
+        for index in np.flatnonzero((yellower >= YELLOWER_FLAG) & (ink_hues(features) >= YELLOWER_FROM)):
+            fused[index] = (fused[index][0], True)
         height, width = pixels.shape[:2]
         colourless = _colourless(pixels)
         found = []
