@@ -49,6 +49,23 @@ def test_a_box_straddling_two_found_neighbours_is_dropped() -> None:
     assert not any(np.allclose(box, straddle[0]) for box in fixed)
 
 
+def test_a_box_the_detector_is_surer_of_than_a_neighbour_is_kept() -> None:
+    """Overlapping both neighbours is not enough: on a sloping or blurred rack the upright boxes of touching tiles
+    overlap as much.  A straddling box is the detector's doubt between two tiles, so it is dropped only when the
+    detector is no surer of it than of either neighbour."""
+    boxes = _rack()
+    straddle = np.array([[50, 0, 70, 28]], np.float32)
+    scores = np.full(len(boxes) + 1, 0.8, np.float32)
+    scores[-1] = 0.9
+    fixed, _ = apply_rack_prior(np.concatenate([boxes, straddle]), scores)
+    assert len(fixed) == len(boxes) + 1
+    assert any(np.allclose(box, straddle[0]) for box in fixed)
+    scores[2] = 0.85  # surer of it than of its right neighbour (60-80) only, not its left (40-60): kept too
+    scores[-1] = 0.82
+    fixed, _ = apply_rack_prior(np.concatenate([boxes, straddle]), scores)
+    assert len(fixed) == len(boxes) + 1
+
+
 def test_a_short_box_in_a_row_is_stretched_to_the_row() -> None:
     boxes = _rack()
     boxes[2] = [40, 0, 60, 16]  # the number only
