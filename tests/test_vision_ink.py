@@ -304,7 +304,7 @@ def test_a_greyed_orange_stands_out_from_the_photos_reds_by_its_hue(light: tuple
     orange = greyed((30, 130, 225))
     features = [ink_features(patch) for patch in [*reds, orange, *blacks]]
     red = np.array([True] * 5 + [False] * 2)
-    shift = yellower_than_red(features, red)
+    shift = yellower_than_red(ink_hues(features), red)
     assert np.all(np.abs(shift[:4]) < YELLOWER_FLAG * 0.6), shift
     assert shift[4] >= YELLOWER_FLAG and ink_hues(features)[4] >= YELLOWER_FROM, (shift, ink_hues(features))
     assert np.isnan(shift[5:]).all()
@@ -346,6 +346,6 @@ def test_a_yellow_orange_the_light_greys_to_red_is_flagged_not_sure(monkeypatch:
     on_yellow = [t for t in read.tiles if float(box_iou(np.array(t.box, np.float32), yellow).max()) >= 0.5]
     assert sorted(t.tile for t in on_yellow) == ["R11", "R5"] and all(t.low_confidence for t in on_yellow)
 
-    monkeypatch.setattr(recognizer_module, "yellower_than_red", lambda features, red: np.full(len(features), np.nan))
+    monkeypatch.setattr(recognizer_module, "yellower_than_red", lambda hues, red: np.full(len(hues), np.nan))
     without = Recognizer().recognize(faint)
     assert sorted(_sure_wrong(image, without.tiles)) == [("Y11", "R11"), ("Y5", "R5")]

@@ -249,19 +249,26 @@ def bluer_than_black(features: list[np.ndarray | None], black: np.ndarray) -> np
     >>> bluer_than_black(features[1:], black[1:]).round(2).tolist()  # four blacks measured: too few to tell
     [nan, nan, nan, nan, nan, nan]
     """
-    shift = np.full(len(features), np.nan)
-    measured = [i for i, f in enumerate(features) if f is not None and bool(black[i])]
-    if len(measured) < BLUER_AMONG + 1:
+    red_to_blue = np.array([np.nan if f is None else float(f[2]) for f in features])
+    return _against_the_others(red_to_blue, black, BLUER_AMONG)
+
+
+def _against_the_others(values: np.ndarray, chosen: np.ndarray, among: int) -> np.ndarray:
+    """For each ``chosen`` tile with a finite value: its value minus the median of the other such tiles' (NaN
+    elsewhere, and everywhere when fewer than ``among`` others are there to compare with)."""
+    shift = np.full(len(values), np.nan)
+    measured = np.flatnonzero(np.asarray(chosen, bool) & np.isfinite(values))
+    if len(measured) < among + 1:
         return shift
-    red_to_blue = np.array([float(features[i][2]) for i in measured])  # type: ignore[index]
     for k, i in enumerate(measured):
-        shift[i] = red_to_blue[k] - float(np.median(np.delete(red_to_blue, k)))
+        shift[i] = values[i] - float(np.median(np.delete(values[measured], k)))
     return shift
 
 
-def yellower_than_red(features: list[np.ndarray | None], red: np.ndarray) -> np.ndarray:
-    """For each tile read red: its ink's hue (``ink_hues``) minus the median hue of the photo's other tiles read red,
-    in degrees (N; positive: towards yellow; NaN for tiles not read red, with no ink measured, or with fewer than
+def yellower_than_red(hues: np.ndarray, red: np.ndarray) -> np.ndarray:
+    """For each tile read red: its ink's hue (``hues``, from ``ink_hues``) minus the median hue of the photo's other
+    tiles read red, in degrees (N; positive: towards yellow; NaN for tiles not read red, with no ink measured, or with
+    fewer than
     ``YELLOWER_AMONG`` others to compare with).  A dim room or a phone's low-light processing greys yellow-orange
     towards red for the classifier, and both lose chroma alike; but the hue, the direction the ink lies in from
     the photo's blacks, is kept, and a yellow-orange lies well towards yellow from the reds beside it.
@@ -274,20 +281,12 @@ def yellower_than_red(features: list[np.ndarray | None], red: np.ndarray) -> np.
     >>> reds = [ink(0.6, -0.1), ink(0.64, -0.12), ink(0.4, 0.02), ink(0.61, -0.07)]
     >>> features = [*reds, ink(0.42, 0.18), ink(0.0, 0.01), ink(0.01, -0.01)]  # a greyed yellow read red; two blacks
     >>> red = np.array([True, True, True, True, True, False, False])
-    >>> yellower_than_red(features, red).round(0).tolist()
+    >>> yellower_than_red(ink_hues(features), red).round(0).tolist()
     [-8.0, -9.0, 11.0, -3.0, 32.0, nan, nan]
-    >>> yellower_than_red(features[2:], red[2:]).round(0).tolist()  # two others only: too few to tell
+    >>> yellower_than_red(ink_hues(features[2:]), red[2:]).round(0).tolist()  # two others only: too few to tell
     [nan, nan, nan, nan, nan]
     """
-    shift = np.full(len(features), np.nan)
-    hues = ink_hues(features)
-    measured = [i for i, f in enumerate(features) if f is not None and bool(red[i])]
-    if len(measured) < YELLOWER_AMONG + 1:
-        return shift
-    red_hues = hues[measured]
-    for k, i in enumerate(measured):
-        shift[i] = red_hues[k] - float(np.median(np.delete(red_hues, k)))
-    return shift
+    return _against_the_others(hues, red, YELLOWER_AMONG)
 
 
 def _blacks(vectors: np.ndarray) -> np.ndarray:

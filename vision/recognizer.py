@@ -352,22 +352,23 @@ class Recognizer:
         # A tile standing in a row read black whose ink is bluer than the other blacks in the photo's rows:
         # flagged, and read blue where the gap is wide (its blue and black probabilities swapped).  Loose
         # tiles are left out: each one's face is measured in its own outline, at its own angle and light.
-        blue, black = COLOURS.index("B"), COLOURS.index("K")
-        read_black = np.array([int(np.argmax(kind)) < len(NUMBERS) and int(np.argmax(colour)) == black
-                               for kind, (colour, _) in zip(kinds, fused)], bool) & np.isfinite(frames[:, 3])
-        bluer = bluer_than_black(features, read_black)
+        blue, black, red = COLOURS.index("B"), COLOURS.index("K"), COLOURS.index("R")
+        # The colour each numbered tile standing in a row is read in (-1 for the others).
+        read_as = np.array([int(np.argmax(colour)) if int(np.argmax(kind)) < len(NUMBERS) else -1
+                            for kind, (colour, _) in zip(kinds, fused)])
+        read_as[~np.isfinite(frames[:, 3])] = -1
+        bluer = bluer_than_black(features, read_as == black)
         for index in np.flatnonzero(bluer <= -BLUER_FLAG):
             colour = fused[index][0].copy()
             if bluer[index] <= -BLUER_SWITCH:
                 colour[[blue, black]] = colour[[black, blue]]
             fused[index] = (colour, True)
         # And a tile in a row read red whose ink's hue lies well towards yellow from the other reds' (a yellow-orange
-        # the light greys towards red): flagged, its reading left as it is.
-        red = COLOURS.index("R")
-        read_red = np.array([int(np.argmax(kind)) < len(NUMBERS) and int(np.argmax(colour)) == red
-                             for kind, (colour, _) in zip(kinds, fused)], bool) & np.isfinite(frames[:, 3])
-        yellower = yellower_than_red(features, read_red)
-        for index in np.flatnonzero((yellower >= YELLOWER_FLAG) & (ink_hues(features) >= YELLOWER_FROM)):
+        # the light greys towards red): flagged, its reading left as it is.  (A tile the blue check moved was read
+        # black, never red, so the colours read before it serve here too.)
+        hues = ink_hues(features)
+        yellower = yellower_than_red(hues, read_as == red)
+        for index in np.flatnonzero((yellower >= YELLOWER_FLAG) & (hues >= YELLOWER_FROM)):
             fused[index] = (fused[index][0], True)
         height, width = pixels.shape[:2]
         colourless = _colourless(pixels)
