@@ -64,6 +64,19 @@ UNSEEN_FONT_CANDIDATES = (
     "opentype/urw-base35/URWBookman-Demi.otf",
 )
 UNSEEN_FONTS = [str(FONT_ROOT.parent / name) for name in UNSEEN_FONT_CANDIDATES if (FONT_ROOT.parent / name).exists()]
+# The faces every set in models/README was rendered with: a machine that lacks some draws other racks from the same
+# seed (another face is drawn, and every random draw after it moves), so its figures are not the README's.
+FONT_PACKAGES = "fonts-dejavu-core fonts-noto-core fonts-tlwg-*-ttf fonts-liberation fonts-freefont-ttf fonts-urw-base35"
+URW_BOLD_FACES = 6
+
+
+def missing_fonts(unseen: bool = False) -> list[str]:
+    """The faces of the renderer's pool (or of ``--unseen-fonts``) that this machine lacks."""
+    if unseen:
+        return [name for name in UNSEEN_FONT_CANDIDATES if not (FONT_ROOT.parent / name).exists()]
+    missing = [name for name in FONT_CANDIDATES if not (FONT_ROOT / name).exists()]
+    urw = len(FONTS) - (len(FONT_CANDIDATES) - len(missing))
+    return missing + ([f"urw-base35/*-Bold.otf ({urw} of {URW_BOLD_FACES})"] if urw < URW_BOLD_FACES else [])
 
 TILE_H = 150
 NUMBERED = [f"{c}{n}" for c in "RYBK" for n in range(1, 14)]
@@ -544,7 +557,14 @@ def main() -> None:
     parser.add_argument("--unseen-fonts", action="store_true",
                         help="draw the numerals only in bold faces the training pool never saw (UNSEEN_FONTS): "
                              "a dev set for a tile set whose numerals were never learnt")
+    parser.add_argument("--any-fonts", action="store_true",
+                        help="render with whichever faces are installed (the racks then differ from the README's sets)")
     args = parser.parse_args()
+    missing = missing_fonts(args.unseen_fonts)
+    if missing and not args.any_fonts:
+        parser.error(f"{len(missing)} font faces are missing ({', '.join(missing[:4])}{' …' if len(missing) > 4 else ''}): "
+                     f"the racks would not be those of models/README for the same seed. Install them "
+                     f"(apt-get install {FONT_PACKAGES}) or pass --any-fonts")
     if args.unseen_fonts:
         if not UNSEEN_FONTS:
             parser.error("none of UNSEEN_FONT_CANDIDATES is installed (Debian: fonts-dejavu-core, fonts-liberation, "
