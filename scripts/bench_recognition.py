@@ -6,6 +6,7 @@ it averages — and the time this machine takes, from which an achieved rate (GM
 
     python scripts/bench_recognition.py                 # the photos in tests/data/vision
     python scripts/bench_recognition.py --photos a.jpg b.jpg --runs 7
+    python scripts/bench_recognition.py --phone --threads 2   # as a phone sends them: 12 MP JPEGs, whole upload timed
 
 MACs need the ``onnx`` package (``pip install onnx``; shape inference only); without it only times are shown.
 """
@@ -58,7 +59,13 @@ def main() -> None:
                         default=sorted((ROOT / "tests" / "data" / "vision").glob("*.jpg")))
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2, 4])
+    parser.add_argument("--phone", action="store_true",
+                        help="time each photo as a phone sends it: enlarged to a 4032-px long side with a sensor's "
+                             "noise, a JPEG of quality 92, read from its bytes at the working size and at full size")
     args = parser.parse_args()
+    if args.phone:
+        phone(args.photos, args.runs, args.threads)
+        return
     crop_macs = conv_macs(MODELS_DIR / "classifier.onnx", (1, 3, 48, 48))
     for threads in args.threads:
         recognizer = Recognizer(threads=threads)
@@ -87,6 +94,41 @@ def main() -> None:
             print(f"| {name} | {tiles} | {median:.0f} | {gmacs} | {rate} |")
     if crop_macs:
         print(f"\nclassifier: {crop_macs / 1e6:.1f} M MACs a crop, × {Recognizer().turns} quarter turns a tile")
+
+def phone(photos: list[Path], runs: int, threads: list[int]) -> None:
+    """Median time of a whole 12 MP upload (decoding included), read at the working size and at full size."""
+    import cv2
+    import numpy as np
+
+    uploads = []
+    for photo in photos:
+        pixels = load_image(photo)
+        scale = 4032 / max(pixels.shape[:2])
+        big = cv2.resize(pixels, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC).astype(np.float32)
+        big += np.random.default_rng(0).normal(0.0, 4.0, big.shape).astype(np.float32)
+        uploads.append((photo.name, big.shape[1], big.shape[0],
+                        cv2.imencode(".jpg", np.clip(big, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()))
+    for count in threads:
+        readers = {"working size": Recognizer(threads=count), "full size": Recognizer(threads=count, reduce=False)}
+        print(f"\n## onnxruntime threads = {count}, photos as a phone sends them\n")
+        print("| photo | size | upload | " + " | ".join(f"{name} median ms" for name in readers) + " | same tiles |")
+        print("|---|---|---:|" + "---:|" * len(readers) + "---|")
+        medians: dict[str, list[float]] = {name: [] for name in readers}
+        for name, width, height, data in uploads:
+            cells, notations = [], []
+            for label, reader in readers.items():
+                notations.append(reader.recognize(data).notation)  # warm-up
+                times = []
+                for _ in range(runs):
+                    started = time.perf_counter()
+                    reader.recognize(data)
+                    times.append((time.perf_counter() - started) * 1000)
+                medians[label].append(statistics.median(times))
+                cells.append(f"{medians[label][-1]:.0f}")
+            same = "yes" if len(set(notations)) == 1 else "no"
+            print(f"| {name} | {width}×{height} | {len(data) // 1024} KB | " + " | ".join(cells) + f" | {same} |")
+        print("| median of the photos | | | " + " | ".join(f"{statistics.median(m):.0f}" for m in medians.values()) + " | |")
+
 
 if __name__ == "__main__":
     main()

@@ -248,6 +248,21 @@ def _smaller(scale: float, then: Callable[[np.ndarray], np.ndarray] | None) -> C
     return smaller
 
 
+def _larger(scale: float, then: Callable[[np.ndarray], np.ndarray] | None) -> Callable[[np.ndarray], np.ndarray]:
+    """A photo with as many pixels as a phone's (``scale`` 4.2 makes a 960×720 render 4032×3024): enlarged by ``scale``
+    with a sensor's noise at that size and saved again as a JPEG of quality 90, then changed by ``then`` if given.
+    It is then read at a working size (``vision.imageio.load_photo``) unless ``--no-reduce``."""
+
+    def larger(pixels: np.ndarray) -> np.ndarray:
+        big = cv2.resize(pixels, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC).astype(np.float32)
+        big += _photo_rng(pixels).normal(0.0, 4.0, big.shape).astype(np.float32)
+        _, encoded = cv2.imencode(".jpg", np.clip(big, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 90])
+        out = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+        return then(out) if then is not None else out
+
+    return larger
+
+
 def _halves(samples: list[Sample], share: float) -> list[Sample]:
     """Each of ``samples`` taken as two photos, its left and its right ``share`` of the width (0.6: they overlap
     by a fifth), as a rack too wide for one photo is taken in halves; a tile with less than 60 % of its box
@@ -341,6 +356,11 @@ def main() -> None:
     parser.add_argument("--smaller", type=float, default=1.0, metavar="SCALE",
                         help="stress test: every photo resized by this scale and saved as a JPEG of quality 60, as a "
                              "laptop's camera or a far shot would take it")
+    parser.add_argument("--larger", type=float, default=1.0, metavar="SCALE",
+                        help="stress test: every photo enlarged by this scale with a sensor's noise and saved as a JPEG "
+                             "of quality 90 (4.2: a phone's 12 MP), to measure reading at the working size")
+    parser.add_argument("--no-reduce", action="store_true",
+                        help="read large photos at their full size, not at the working size of vision.imageio.load_photo")
     parser.add_argument("--halves", type=float, default=None, metavar="SHARE",
                         help="stress test: every photo read as two, its left and its right SHARE of the width (0.6: "
                              "overlapping by a fifth), as a rack too wide for one photo is taken in halves")
@@ -349,7 +369,7 @@ def main() -> None:
     add_photos_argument(parser)
     parser.add_argument("--thresholds", type=float, nargs="*", default=(), help="also score these low-confidence thresholds")
     args = parser.parse_args()
-    for name in ("faint_colours", "darker", "smaller"):
+    for name in ("faint_colours", "darker", "smaller", "larger"):
         if not getattr(args, name) > 0:
             parser.error(f"--{name.replace('_', '-')} {getattr(args, name)}: give a share above 0 (1 leaves the photos as they are)")
     if args.halves is not None and not 0.5 <= args.halves < 1:
@@ -357,10 +377,12 @@ def main() -> None:
     use_photos(args.photos)
     recognizer = Recognizer(args.models, turns=args.turns, rack_prior=not args.no_rack_prior,
                             read_numbers=not args.no_number_reader, check_ink=not args.no_ink_check,
-                            fill_rows=not args.no_row_gaps, strengthen=not args.no_strengthen)
+                            fill_rows=not args.no_row_gaps, strengthen=not args.no_strengthen, reduce=not args.no_reduce)
     photo = _fainter(args.faint_colours, args.darker) if args.faint_colours < 1 or args.darker < 1 else None
     if args.smaller != 1:
         photo = _smaller(args.smaller, photo)
+    if args.larger != 1:
+        photo = _larger(args.larger, photo)
     if args.drop_boxes:
         _weaken(recognizer, args.drop_boxes)
     if args.jitter_boxes:
@@ -368,7 +390,7 @@ def main() -> None:
     if args.flip_up_down:
         _mislead(recognizer, args.flip_up_down)
     def prepared(samples: list[Sample]) -> list[Sample]:
-        return _scaled(_halves(samples, args.halves) if args.halves is not None else samples, args.smaller)
+        return _scaled(_halves(samples, args.halves) if args.halves is not None else samples, args.smaller * args.larger)
 
     if not args.synthetic:
         evaluate(recognizer, prepared(real_samples()), args.verbose, tuple(args.thresholds), photo)

@@ -220,3 +220,25 @@ def test_a_photo_added_to_the_last_one_is_not_counted_as_a_whole_rack(client: Fl
     assert "5 tiles read where 14 are expected" in alone
     part = _words(_photo(client, table, expect="14", after=_after(_row("R1 R2 R3 R4 R5 R6"))))
     assert "are expected" not in part and "A wide rack reads better" not in part
+
+
+def test_a_phone_photo_comes_back_at_the_size_it_was_read(client: FlaskClient, app: Flask, table: str) -> None:
+    """A 12 MP upload is read at its working size and shown back as that smaller JPEG, boxes over the whole photo."""
+    import base64
+    from pathlib import Path
+
+    import cv2
+    import numpy as np
+
+    app.extensions.pop("recognizer", None)  # the real recogniser
+    small = cv2.imread(str(Path(__file__).parent / "data" / "vision" / "rack_front.jpg"))
+    big = cv2.resize(small, None, fx=4, fy=4, interpolation=cv2.INTER_CUBIC)
+    upload = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
+    data = {"csrf_token": TOKEN, "picker": "picker-tiles", "photo": (io.BytesIO(upload), "r.jpg", "image/jpeg")}
+    page = client.post(f"/t/{table}/photo", data=data, content_type="multipart/form-data").text
+    height, width = big.shape[:2]
+    assert f'viewBox="0 0 {width} {height}"' in page, "the boxes are in the whole photo's pixels"
+    shown = base64.b64decode(re.search(r'href="data:image/jpeg;base64,([^"]+)"', page).group(1))
+    assert len(shown) < len(upload) / 3
+    assert cv2.imdecode(np.frombuffer(shown, np.uint8), cv2.IMREAD_COLOR).shape[:2] == (height // 2, width // 2)
+    assert len(re.findall(r'class="box[ "]', page)) >= 10

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort  # type: ignore[import-untyped]
 
-from vision.imageio import load_image
+from vision.imageio import WORK_MIN_SIDE, load_photo
 from vision.ink import (BLUER_FLAG, BLUER_SWITCH, INK_MODEL, YELLOWER_FLAG, YELLOWER_FROM, InkColour, bluer_than_black,
                         colour_strength, face_patches, fuse_colour, ink_features, ink_hues, loose_frames,
                         strengthen_colours, yellower_than_red)
@@ -191,8 +191,9 @@ class Recognizer:
 
     def __init__(self, models_dir: Path = MODELS_DIR, threads: int = 2, turns: int = 4, rack_prior: bool = True,
                  read_numbers: bool = True, check_ink: bool = True, fill_rows: bool = True,
-                 strengthen: bool = True) -> None:
+                 strengthen: bool = True, reduce: bool = True) -> None:
         self.turns = turns
+        self.reduce = reduce
         self.strengthen = strengthen
         self.rack_prior = rack_prior
         self.fill_rows = fill_rows
@@ -220,8 +221,8 @@ class Recognizer:
     def recognize(self, image: bytes | str | Path | np.ndarray) -> Recognition:
         """Read every visible tile; raises :class:`vision.ImageError` for uploads that are not usable photos."""
         started = time.perf_counter()
-        pixels = load_image(image)
-        height, width = pixels.shape[:2]
+        # A large photo is read at a working size (vision.imageio.WORK_MIN_SIDE), its boxes given in its own pixels.
+        pixels, width, height = load_photo(image, WORK_MIN_SIDE if self.reduce else 1 << 30)
         boxes, scores = self.find_tiles(pixels)
         gaps = self.fill_rows_gaps(pixels, boxes) if self.fill_rows else np.zeros((0, 4), np.float32)
         proposed = np.r_[np.zeros(len(boxes), bool), np.ones(len(gaps), bool)]
@@ -239,6 +240,9 @@ class Recognizer:
         tiles = tuple(replace(tile, warnings=(*tile.warnings, GLARE_WARNING)) if under_glare(blown, tile.box) else tile
                       for tile, out in zip(read, unread) if not out)
         warnings = _photo_warnings(tiles, aside, strengthened=strengthened, glare=_glare(blown, tiles))
+        if (width, height) != (pixels.shape[1], pixels.shape[0]):
+            scale = (width / pixels.shape[1], height / pixels.shape[0])
+            tiles, aside = _scaled(tiles, scale, width, height), _scaled(aside, scale, width, height)
         elapsed = round((time.perf_counter() - started) * 1000, 1)
         return Recognition(tiles, warnings, elapsed, width, height, aside)
 
@@ -458,6 +462,14 @@ def _decode(kind: np.ndarray, colour: np.ndarray, number: np.ndarray) -> tuple[s
     shade = int(np.argmax(colour))
     share = float(numbered.sum() / max(float(tile_kinds.sum()), 1e-9))
     return f"{COLOURS[shade]}{value}", round(p * share * float(colour[shade]), 4), disagree
+
+
+def _scaled(tiles: tuple[DetectedTile, ...], scale: tuple[float, float], width: int, height: int) -> tuple[DetectedTile, ...]:
+    """``tiles`` with their boxes scaled by ``scale`` (x, y) into a photo of ``width`` × ``height``."""
+    def box(x1: int, y1: int, x2: int, y2: int) -> tuple[int, int, int, int]:
+        return (min(round(x1 * scale[0]), width), min(round(y1 * scale[1]), height),
+                min(round(x2 * scale[0]), width), min(round(y2 * scale[1]), height))
+    return tuple(replace(tile, box=box(*tile.box)) for tile in tiles)
 
 
 def _short_side(box: np.ndarray) -> float:

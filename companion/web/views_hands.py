@@ -416,6 +416,21 @@ def _image_size(data: bytes, recognition: Any) -> tuple[int, int]:
     return header.width, header.height
 
 
+def _image_url(data: bytes, mimetype: str) -> str:
+    """The photo to draw the boxes on, as a data URL: the upload, or where it is large or turned by its EXIF tag the
+    photo as it was read (``vision.imageio.preview``: upright, working size), so a phone's 12 MP photo does not go
+    back over the Wi-Fi whole.  The page stretches it over the boxes' coordinates, those of the whole photo."""
+    from vision.imageio import preview
+
+    try:
+        smaller = preview(data)
+    except ValueError:  # read already; a fake recogniser in tests may take bytes the decoder refuses
+        smaller = None
+    if smaller is not None:
+        data, mimetype = smaller, "image/jpeg"
+    return f"data:{mimetype};base64,{base64.b64encode(data).decode('ascii')}"
+
+
 def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response:
     """The tiles recognised on ``data``, drawn over it for the picker in ``context`` (or why not)."""
     engine = recognizer()
@@ -464,7 +479,7 @@ def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response
         height=height,
         label_px=max(14, round(max(width, height) / 30)),
         line_px=max(2, round(max(width, height) / 250)),
-        image_url=f"data:{mimetype};base64,{base64.b64encode(data).decode('ascii')}",
+        image_url=_image_url(data, mimetype),
     )
     return render("photo.html", block="result", **context)
 

@@ -1,0 +1,116 @@
+"""A phone's full-size photo (issue 10): read at a working size, its boxes given in the whole photo's pixels.
+
+A phone takes 12 MP (4032×3024); the models look at 48-px crops and a 512-px view of the photo.  A photo whose
+long side is twice ``vision.imageio.WORK_MIN_SIDE`` or more is decoded at half (a quarter, an eighth) of its size,
+the JPEG's DCT scaled, so the reading costs little more than a 1000×750 photo's; the page is sent that smaller,
+upright photo to draw the boxes on.  ``scripts/eval_vision.py --larger 4.2`` measures the same on the rendered racks.
+"""
+
+from __future__ import annotations
+
+import csv
+import struct
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import Recognizer
+from vision.imageio import WORK_MIN_SIDE, load_image, load_photo, preview, reduction
+from vision.postprocess import box_iou
+
+DATA = Path(__file__).parent / "data" / "vision"
+PHOTO = "rack_tilted_teens.jpg"
+
+
+def _labels(image: str) -> list[tuple[str, np.ndarray]]:
+    with open(DATA / "racks.csv", newline="") as handle:
+        return [(row["tile"], np.array([float(row[k]) for k in ("x1", "y1", "x2", "y2")], np.float32))
+                for row in csv.DictReader(handle) if row["image"] == image]
+
+
+def _enlarged(scale: float, quality: int = 92) -> bytes:
+    """The test photo as a phone would take it: ``scale`` times as many pixels a side, a sensor's noise."""
+    small = load_image(DATA / PHOTO)
+    big = cv2.resize(small, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC).astype(np.float32)
+    big += np.random.default_rng(0).normal(0.0, 4.0, big.shape).astype(np.float32)
+    return cv2.imencode(".jpg", np.clip(big, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, quality])[1].tobytes()
+
+
+def _app1_orientation(value: int) -> bytes:
+    """An APP1 Exif segment holding only the orientation tag (big-endian TIFF)."""
+    tiff = b"MM\x00\x2a" + struct.pack(">I", 8) + struct.pack(">H", 1)
+    tiff += struct.pack(">HHIHH", 0x0112, 3, 1, value, 0) + struct.pack(">I", 0)
+    payload = b"Exif\x00\x00" + tiff
+    return b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload
+
+
+@pytest.fixture(scope="module")
+def recognizer() -> Recognizer:
+    return Recognizer.default()
+
+
+@pytest.fixture(scope="module")
+def phone_photo() -> bytes:
+    return _enlarged(4.0)
+
+
+def test_working_size_halves_only_what_stays_large() -> None:
+    assert reduction(1000, 750) == reduction(2 * WORK_MIN_SIDE - 1, 100) == 1
+    assert reduction(2 * WORK_MIN_SIDE, 100) == reduction(100, 4032) == 2
+    assert reduction(8 * WORK_MIN_SIDE, 10) == 8 and reduction(40 * WORK_MIN_SIDE, 10) == 8
+
+
+def test_a_large_jpeg_is_decoded_at_the_working_size(phone_photo: bytes) -> None:
+    whole = load_image(phone_photo)
+    pixels, width, height = load_photo(phone_photo)
+    assert (width, height) == (whole.shape[1], whole.shape[0])
+    assert pixels.shape == (-(-height // 2), -(-width // 2), 3)
+    # The DCT-scaled decode is the whole photo made smaller: within a few levels of an area average.
+    averaged = cv2.resize(whole, (pixels.shape[1], pixels.shape[0]), interpolation=cv2.INTER_AREA)
+    assert float(np.abs(pixels.astype(np.int16) - averaged).mean()) < 3.0
+
+
+def test_a_phone_photo_reads_as_the_small_one_with_boxes_in_its_own_pixels(recognizer: Recognizer,
+                                                                          phone_photo: bytes) -> None:
+    small = recognizer.recognize(DATA / PHOTO)
+    large = recognizer.recognize(phone_photo)
+    assert (large.width, large.height) == (small.width * 4, small.height * 4)
+    assert large.notation == small.notation
+    labels = _labels(PHOTO)
+    assert labels, "racks.csv has the test photo's tiles"
+    found = np.array([tile.box for tile in large.tiles], np.float32)
+    for code, box in labels:
+        assert box_iou(box * 4, found).max() >= 0.5, f"{code} at {box * 4} not boxed on the large photo"
+    assert all(0 <= x1 < x2 <= large.width and 0 <= y1 < y2 <= large.height for x1, y1, x2, y2 in found)
+    # Read at its full size (no working size), the same photo gives the same tiles: nothing lost by the halving.
+    full = Recognizer(reduce=False).recognize(phone_photo)
+    assert full.notation == large.notation
+
+
+def test_a_turned_large_photo_gives_boxes_on_the_upright_photo(recognizer: Recognizer, phone_photo: bytes) -> None:
+    turned_file = phone_photo[:2] + _app1_orientation(6) + phone_photo[2:]
+    upright = recognizer.recognize(phone_photo)
+    turned = recognizer.recognize(turned_file)
+    assert (turned.width, turned.height) == (upright.height, upright.width)
+    assert sorted(turned.notation.split()) == sorted(upright.notation.split())
+    # Orientation 6 turns the stored photo a quarter clockwise: stored (x, y) shows at (height - y, x).
+    moved = np.array([(upright.height - y2, x1, upright.height - y1, x2) for x1, y1, x2, y2
+                      in (tile.box for tile in upright.tiles)], np.float32)
+    found = np.array([tile.box for tile in turned.tiles], np.float32)
+    # The detector draws a turned rack's boxes a little otherwise (IoU 0.53-0.96 here, as on the small photo): each
+    # tile is still boxed where it shows, where boxes left in the stored photo's pixels would miss nearly all.
+    assert all(box_iou(box, found).max() >= 0.5 for box in moved)
+
+
+def test_the_page_gets_the_photo_as_read(phone_photo: bytes) -> None:
+    shown = preview(phone_photo)
+    assert shown is not None and len(shown) < len(phone_photo) / 3
+    pixels = cv2.imdecode(np.frombuffer(shown, np.uint8), cv2.IMREAD_COLOR)
+    assert pixels.shape == load_photo(phone_photo)[0].shape
+    small = (DATA / PHOTO).read_bytes()
+    assert preview(small) is None, "a photo already small goes back as it came"
+    turned = preview(small[:2] + _app1_orientation(6) + small[2:])
+    assert turned is not None, "a photo turned by its EXIF tag goes back upright"
+    assert cv2.imdecode(np.frombuffer(turned, np.uint8), cv2.IMREAD_COLOR).shape[:2] == load_image(small).shape[1::-1]
