@@ -263,6 +263,36 @@ def _larger(scale: float, then: Callable[[np.ndarray], np.ndarray] | None) -> Ca
     return larger
 
 
+def _farther(pad: float, then: Callable[[np.ndarray], np.ndarray] | None) -> Callable[[np.ndarray], np.ndarray]:
+    """A photo taken from farther away, or with a wider lens: the scene ``pad`` times its width and height larger on
+    each side, in the colour of its own edges with a camera's noise (0.5: the rack half as wide in the photo, 1.0: a
+    third), then changed by ``then`` if given."""
+
+    def farther(pixels: np.ndarray) -> np.ndarray:
+        height, width = pixels.shape[:2]
+        edges = np.concatenate([pixels[0], pixels[-1], pixels[:, 0], pixels[:, -1]])
+        colour = [int(v) for v in np.median(edges, 0)]
+        across, down = round(width * pad), round(height * pad)
+        out = cv2.copyMakeBorder(pixels, down, down, across, across, cv2.BORDER_CONSTANT, value=colour).astype(np.float32)
+        out += _photo_rng(pixels).normal(0.0, 4.0, out.shape).astype(np.float32)
+        out = np.clip(out, 0, 255).astype(np.uint8)
+        out[down : down + height, across : across + width] = pixels
+        return then(out) if then is not None else out
+
+    return farther
+
+
+def _moved(samples: list[Sample], pad: float) -> list[Sample]:
+    """``samples`` with their boxes moved like the photos of :func:`_farther`."""
+    moved = []
+    for s in samples:
+        height, width = load_image(s.path).shape[:2]
+        across, down = round(width * pad), round(height * pad)
+        tiles = tuple((tile, (x1 + across, y1 + down, x2 + across, y2 + down)) for tile, (x1, y1, x2, y2) in s.tiles)
+        moved.append(Sample(s.path, tiles, s.upside_down, s.columns))
+    return moved
+
+
 def _halves(samples: list[Sample], share: float) -> list[Sample]:
     """Each of ``samples`` taken as two photos, its left and its right ``share`` of the width (0.6: they overlap
     by a fifth), as a rack too wide for one photo is taken in halves; a tile with less than 60 % of its box
@@ -359,6 +389,11 @@ def main() -> None:
     parser.add_argument("--larger", type=float, default=1.0, metavar="SCALE",
                         help="stress test: every photo enlarged by this scale with a sensor's noise and saved as a JPEG "
                              "of quality 90 (4.2: a phone's 12 MP), to measure reading at the working size")
+    parser.add_argument("--farther", type=float, default=0.0, metavar="PAD",
+                        help="stress test: every photo taken from farther away, the scene PAD times its size larger on "
+                             "each side (0.5: the rack half as wide in the photo, 1.0: a third), in its edges' colour")
+    parser.add_argument("--no-far-shots", action="store_true",
+                        help="leave out the second look of the detector at a far shot's tiles (vision.recognizer FEW_TILES, ZOOM_FROM)")
     parser.add_argument("--no-reduce", action="store_true",
                         help="read large photos at their full size, not at the working size of vision.imageio.load_photo")
     parser.add_argument("--halves", type=float, default=None, metavar="SHARE",
@@ -372,17 +407,22 @@ def main() -> None:
     for name in ("faint_colours", "darker", "smaller", "larger"):
         if not getattr(args, name) > 0:
             parser.error(f"--{name.replace('_', '-')} {getattr(args, name)}: give a share above 0 (1 leaves the photos as they are)")
+    if args.farther and (args.farther < 0 or args.halves is not None):
+        parser.error(f"--farther {args.farther}: give a share above 0, and no --halves with it")
     if args.halves is not None and not 0.5 <= args.halves < 1:
         parser.error(f"--halves {args.halves}: give a share of the width from 0.5 (halves meeting) to below 1")
     use_photos(args.photos)
     recognizer = Recognizer(args.models, turns=args.turns, rack_prior=not args.no_rack_prior,
                             read_numbers=not args.no_number_reader, check_ink=not args.no_ink_check,
-                            fill_rows=not args.no_row_gaps, strengthen=not args.no_strengthen, reduce=not args.no_reduce)
+                            fill_rows=not args.no_row_gaps, strengthen=not args.no_strengthen, reduce=not args.no_reduce,
+                            far_shots=not args.no_far_shots)
     photo = _fainter(args.faint_colours, args.darker) if args.faint_colours < 1 or args.darker < 1 else None
     if args.smaller != 1:
         photo = _smaller(args.smaller, photo)
     if args.larger != 1:
         photo = _larger(args.larger, photo)
+    if args.farther:
+        photo = _farther(args.farther, photo)
     if args.drop_boxes:
         _weaken(recognizer, args.drop_boxes)
     if args.jitter_boxes:
@@ -390,6 +430,8 @@ def main() -> None:
     if args.flip_up_down:
         _mislead(recognizer, args.flip_up_down)
     def prepared(samples: list[Sample]) -> list[Sample]:
+        if args.farther:
+            samples = _moved(samples, args.farther)
         return _scaled(_halves(samples, args.halves) if args.halves is not None else samples, args.smaller * args.larger)
 
     if not args.synthetic:

@@ -62,6 +62,17 @@ UNREADABLE_BELOW = 0.5
 TRAINED_TILE_SIDE = 55.0
 TILE_SIDE_RANGE = (30.0, 75.0)
 RESCALED_LONG_SIDE = (256, 1024)
+# A far shot (the rack a third of the photo's width, loose tiles and felt around it): where the first look finds
+# fewer tiles than FEW_TILES it is at least LIKELY_TILE sure of, and none large, the detector looks again at the
+# largest rescaled size, kept where the detector is surer of its boxes there (their scores summed), with at least
+# FEW_TILES likely tiles or twice as sure.  Where the tiles found would need the photo over ZOOM_FROM times that
+# size, it looks at the part of the photo the tiles lie in (with ZOOM_MARGIN tile sides around them), at the scale
+# that brings the tiles to the trained size (below that, at the largest size, as before: on the dev racks a part
+# looked at just over it read worse than the whole photo).
+FEW_TILES = 4
+LIKELY_TILE = 0.5
+ZOOM_FROM = 1.5
+ZOOM_MARGIN = 3.0
 # A detection the classifier calls "not a tile" is dropped unless the detector is this sure of it.
 SURE_DETECTION = 0.6
 NUMBER_READER = "numerals.onnx"
@@ -191,9 +202,10 @@ class Recognizer:
 
     def __init__(self, models_dir: Path = MODELS_DIR, threads: int = 2, turns: int = 4, rack_prior: bool = True,
                  read_numbers: bool = True, check_ink: bool = True, fill_rows: bool = True,
-                 strengthen: bool = True, reduce: bool = True) -> None:
+                 strengthen: bool = True, reduce: bool = True, far_shots: bool = True) -> None:
         self.turns = turns
         self.reduce = reduce
+        self.far_shots = far_shots
         self.strengthen = strengthen
         self.rack_prior = rack_prior
         self.fill_rows = fill_rows
@@ -251,16 +263,27 @@ class Recognizer:
 
         The detector learnt tiles of about ``TRAINED_TILE_SIDE`` pixels; when a first look at the usual
         scale finds them much larger (a close-up) or smaller (a whole table far away), it looks again
-        at the scale that brings them to that size.  Then the rack prior (``vision.rack``) merges a
-        tile found as two stacked halves and drops boxes straddling two found neighbours.
+        at the scale that brings them to that size.  A far shot, whose tiles the first look barely sees, is
+        looked at closer, and where its tiles are too small for the whole photo at any size the detector takes,
+        only the part they lie in is looked at (``FEW_TILES``, ``ZOOM_FROM``).  Then the rack prior
+        (``vision.rack``) merges a tile found as two stacked halves and drops boxes straddling two found neighbours.
         """
         boxes, scores = self._detect(pixels, DETECT_LONG_SIDE)
+        scale = DETECT_LONG_SIDE / max(pixels.shape[:2])
+        barely = int((scores >= LIKELY_TILE).sum()) < FEW_TILES and not _median_side(boxes) * scale > TILE_SIDE_RANGE[1]
+        if self.far_shots and barely:
+            closer = self._detect(pixels, RESCALED_LONG_SIDE[1])
+            surer = float(closer[1].sum()) - float(scores.sum())
+            if surer > 0 and (int((closer[1] >= LIKELY_TILE).sum()) >= FEW_TILES or surer >= float(scores.sum())):
+                boxes, scores = closer
         if len(boxes):
-            scale = DETECT_LONG_SIDE / max(pixels.shape[:2])
-            side = float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]))) * scale
-            if not TILE_SIDE_RANGE[0] <= side <= TILE_SIDE_RANGE[1]:
-                long_side = int(np.clip(DETECT_LONG_SIDE * TRAINED_TILE_SIDE / side, *RESCALED_LONG_SIDE))
-                boxes, scores = self._detect(pixels, long_side)
+            side = _median_side(boxes)
+            if not TILE_SIDE_RANGE[0] <= side * scale <= TILE_SIDE_RANGE[1]:
+                wanted = DETECT_LONG_SIDE * TRAINED_TILE_SIDE / (side * scale)
+                if self.far_shots and wanted > ZOOM_FROM * RESCALED_LONG_SIDE[1]:
+                    boxes, scores = self._detect_around(pixels, boxes, side, wanted / max(pixels.shape[:2]))
+                else:
+                    boxes, scores = self._detect(pixels, int(np.clip(wanted, *RESCALED_LONG_SIDE)))
         if self.rack_prior:
             boxes, scores = apply_rack_prior(boxes, scores)
         return boxes, scores
@@ -304,6 +327,18 @@ class Recognizer:
                 break
             kept = np.concatenate([kept, new_boxes[tile_like]])
         return kept
+
+    def _detect_around(self, pixels: np.ndarray, boxes: np.ndarray, side: float,
+                       scale: float) -> tuple[np.ndarray, np.ndarray]:
+        """Detection in the part of the photo ``boxes`` lie in, with ``ZOOM_MARGIN`` times the tiles' ``side``
+        around them, at ``scale`` (or as near it as ``RESCALED_LONG_SIDE`` allows), in the photo's pixels."""
+        height, width = pixels.shape[:2]
+        left, top = np.maximum(boxes[:, :2].min(0) - ZOOM_MARGIN * side, 0).astype(int)
+        right, bottom = np.minimum(boxes[:, 2:].max(0) + ZOOM_MARGIN * side, [width, height]).astype(int)
+        part = pixels[top:bottom, left:right]
+        long_side = int(np.clip(max(part.shape[:2]) * scale, *RESCALED_LONG_SIDE))
+        found, scores = self._detect(part, long_side)
+        return found + np.array([left, top, left, top], np.float32), scores
 
     def _detect(self, pixels: np.ndarray, long_side: int) -> tuple[np.ndarray, np.ndarray]:
         tensor, scale = detector_input(pixels, long_side)
@@ -470,6 +505,11 @@ def _scaled(tiles: tuple[DetectedTile, ...], scale: tuple[float, float], width: 
         return (min(round(x1 * scale[0]), width), min(round(y1 * scale[1]), height),
                 min(round(x2 * scale[0]), width), min(round(y2 * scale[1]), height))
     return tuple(replace(tile, box=box(*tile.box)) for tile in tiles)
+
+
+def _median_side(boxes: np.ndarray) -> float:
+    """The median of the boxes' long sides (0 for no box)."""
+    return float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]))) if len(boxes) else 0.0
 
 
 def _short_side(box: np.ndarray) -> float:
