@@ -276,14 +276,13 @@ class Recognizer:
             surer = float(closer[1].sum()) - float(scores.sum())
             if surer > 0 and (int((closer[1] >= LIKELY_TILE).sum()) >= FEW_TILES or surer >= float(scores.sum())):
                 boxes, scores = closer
-        if len(boxes):
-            side = _median_side(boxes)
-            if not TILE_SIDE_RANGE[0] <= side * scale <= TILE_SIDE_RANGE[1]:
-                wanted = DETECT_LONG_SIDE * TRAINED_TILE_SIDE / (side * scale)
-                if self.far_shots and wanted > ZOOM_FROM * RESCALED_LONG_SIDE[1]:
-                    boxes, scores = self._detect_around(pixels, boxes, side, wanted / max(pixels.shape[:2]))
-                else:
-                    boxes, scores = self._detect(pixels, int(np.clip(wanted, *RESCALED_LONG_SIDE)))
+        side = _median_side(boxes)  # 0 with no box (or only boxes the frame cut to nothing): nothing to rescale by
+        if side > 0 and not TILE_SIDE_RANGE[0] <= side * scale <= TILE_SIDE_RANGE[1]:
+            wanted = DETECT_LONG_SIDE * TRAINED_TILE_SIDE / (side * scale)
+            if self.far_shots and wanted > ZOOM_FROM * RESCALED_LONG_SIDE[1]:
+                boxes, scores = self._detect_around(pixels, boxes, side, wanted / max(pixels.shape[:2]))
+            else:
+                boxes, scores = self._detect(pixels, int(np.clip(wanted, *RESCALED_LONG_SIDE)))
         if self.rack_prior:
             boxes, scores = apply_rack_prior(boxes, scores)
         return boxes, scores
