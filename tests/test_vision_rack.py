@@ -204,7 +204,11 @@ def _truth_hits(result, truth: list[tuple[str, np.ndarray]]) -> list[tuple[str, 
     return hits
 
 
-@pytest.mark.parametrize("image", sorted(RACKS))
+# rack_rotated.jpg is turned about 45°: its tiles stand in no row the rack prior looks for (within 20° of a side).
+IN_ROWS = sorted(image for image in RACKS if image != "rack_rotated.jpg")
+
+
+@pytest.mark.parametrize("image", IN_ROWS)
 def test_a_tile_the_detector_missed_in_a_row_is_found_from_the_row_and_flagged(image: str) -> None:
     full = Recognizer.default().recognize(DATA / image)
     assert not any(GAP_WARNING in t.warnings for t in full.tiles)  # nothing missed: nothing added

@@ -65,12 +65,17 @@ RESCALED_LONG_SIDE = (256, 1024)
 # A far shot (the rack a third of the photo's width, loose tiles and felt around it): where the first look finds
 # fewer tiles than FEW_TILES it is at least LIKELY_TILE sure of, and none large, the detector looks again at the
 # largest rescaled size, kept where the detector is surer of its boxes there (their scores summed), with at least
-# FEW_TILES likely tiles or twice as sure.  Where the tiles found would need the photo over ZOOM_FROM times that
-# size, it looks at the part of the photo the tiles lie in (with ZOOM_MARGIN tile sides around them), at the scale
-# that brings the tiles to the trained size (below that, at the largest size, as before: on the dev racks a part
-# looked at just over it read worse than the whole photo).
+# FEW_TILES likely tiles or twice as sure.  Where the first look's tiles are under SMALL_AT_FIRST_LOOK px and its
+# scores average under UNSURE_FIRST_LOOK (its boxes may be around groups of tiles too small for it, each group the
+# size of a tile), it looks again at that size too, kept where it finds MANY_MORE times as many likely tiles.  Where the tiles found would need the photo over
+# ZOOM_FROM times that size, it looks at the part of the photo the tiles lie in (with ZOOM_MARGIN tile sides around
+# them), at the scale that brings the tiles to the trained size (below that, at the largest size, as before: on the
+# dev racks a part looked at just over it read worse than the whole photo).
 FEW_TILES = 4
 LIKELY_TILE = 0.5
+SMALL_AT_FIRST_LOOK = 40.0
+UNSURE_FIRST_LOOK = 0.65
+MANY_MORE = 1.5
 ZOOM_FROM = 1.5
 ZOOM_MARGIN = 3.0
 # A detection the classifier calls "not a tile" is dropped unless the detector is this sure of it.
@@ -263,18 +268,23 @@ class Recognizer:
 
         The detector learnt tiles of about ``TRAINED_TILE_SIDE`` pixels; when a first look at the usual
         scale finds them much larger (a close-up) or smaller (a whole table far away), it looks again
-        at the scale that brings them to that size.  A far shot, whose tiles the first look barely sees, is
-        looked at closer, and where its tiles are too small for the whole photo at any size the detector takes,
-        only the part they lie in is looked at (``FEW_TILES``, ``ZOOM_FROM``).  Then the rack prior
+        at the scale that brings them to that size.  A far shot, whose tiles the first look barely sees or sees
+        small, is looked at closer, and where its tiles are too small for the whole photo at any size the detector
+        takes, only the part they lie in is looked at (``FEW_TILES``, ``SMALL_AT_FIRST_LOOK``, ``ZOOM_FROM``).  Then the rack prior
         (``vision.rack``) merges a tile found as two stacked halves and drops boxes straddling two found neighbours.
         """
         boxes, scores = self._detect(pixels, DETECT_LONG_SIDE)
         scale = DETECT_LONG_SIDE / max(pixels.shape[:2])
-        barely = int((scores >= LIKELY_TILE).sum()) < FEW_TILES and not _median_side(boxes) * scale > TILE_SIDE_RANGE[1]
-        if self.far_shots and barely:
+        first_side, likely = _median_side(boxes) * scale, int((scores >= LIKELY_TILE).sum())
+        barely = likely < FEW_TILES and not first_side > TILE_SIDE_RANGE[1]
+        unsure_small = first_side < SMALL_AT_FIRST_LOOK and len(scores) and float(scores.mean()) < UNSURE_FIRST_LOOK
+        if self.far_shots and (barely or unsure_small):
             closer = self._detect(pixels, RESCALED_LONG_SIDE[1])
             surer = float(closer[1].sum()) - float(scores.sum())
-            if surer > 0 and (int((closer[1] >= LIKELY_TILE).sum()) >= FEW_TILES or surer >= float(scores.sum())):
+            more = int((closer[1] >= LIKELY_TILE).sum())
+            if barely and surer > 0 and (more >= FEW_TILES or surer >= float(scores.sum())):
+                boxes, scores = closer
+            elif not barely and surer > 0 and more >= MANY_MORE * likely:
                 boxes, scores = closer
         side = _median_side(boxes)  # 0 with no box (or only boxes the frame cut to nothing): nothing to rescale by
         if side > 0 and not TILE_SIDE_RANGE[0] <= side * scale <= TILE_SIDE_RANGE[1]:
