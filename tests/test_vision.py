@@ -24,6 +24,7 @@ import pytest
 from vision import DetectedTile, ImageError, Recognition, Recognizer, recognize_file
 from vision.imageio import MAX_BYTES, load_image
 from vision.postprocess import box_iou
+from vision_labels import app1_orientation
 
 DATA = Path(__file__).parent / "data" / "vision"
 # Stated tolerance: on every committed photo at least this share of the labelled tiles is found
@@ -112,17 +113,9 @@ def test_tiles_come_in_reading_order(recognizer: Recognizer) -> None:
         assert y2 - y1 > -height / 2 and (abs(y2 - y1) > height / 2 or x2 >= x1)
 
 
-def _app1_orientation(value: int) -> bytes:
-    """An APP1 Exif segment holding only the orientation tag (big-endian TIFF)."""
-    tiff = b"MM\x00\x2a" + struct.pack(">I", 8) + struct.pack(">H", 1)
-    tiff += struct.pack(">HHIHH", 0x0112, 3, 1, value, 0) + struct.pack(">I", 0)
-    payload = b"Exif\x00\x00" + tiff
-    return b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload
-
-
 def test_exif_orientation_is_honoured(recognizer: Recognizer) -> None:
     plain = (DATA / FIRST).read_bytes()
-    rotated_file = plain[:2] + _app1_orientation(6) + plain[2:]
+    rotated_file = plain[:2] + app1_orientation(6) + plain[2:]
     upright = load_image(plain)
     turned = load_image(rotated_file)
     assert turned.shape == (upright.shape[1], upright.shape[0], 3)

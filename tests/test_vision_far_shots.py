@@ -8,7 +8,7 @@ measures the same on the rendered racks.
 
 from __future__ import annotations
 
-import csv
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -18,28 +18,20 @@ import pytest
 
 from vision import Recognizer
 from vision.postprocess import box_iou
-
-DATA = Path(__file__).parent / "data" / "vision"
-
+from vision_labels import DATA, tile_boxes
 
 def _labels(image: str) -> list[tuple[str, np.ndarray]]:
-    with open(DATA / "racks.csv", newline="") as handle:
-        return [(row["tile"], np.array([float(row[k]) for k in ("x1", "y1", "x2", "y2")], np.float32))
-                for row in csv.DictReader(handle) if row["image"] == image]
+    return [(code, np.array(box, np.float32)) for code, box in tile_boxes("racks.csv")[image]]
 
 
-def _farther(pixels: np.ndarray, pad: float) -> tuple[np.ndarray, int, int]:
-    """The photo with the scene ``pad`` times its size larger on each side, in its edges' colour with a camera's
-    noise (as ``eval_vision.py --farther``), and where the old photo now starts."""
+def _far(image: str, pad: float) -> tuple[np.ndarray, int, int]:
+    """The test photo ``image`` as ``eval_vision.py --farther pad`` takes it, and where the photo now starts."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+    from eval_vision import _farther
+
+    pixels = cv2.imread(str(DATA / image))
     height, width = pixels.shape[:2]
-    edges = np.concatenate([pixels[0], pixels[-1], pixels[:, 0], pixels[:, -1]])
-    across, down = round(width * pad), round(height * pad)
-    out = cv2.copyMakeBorder(pixels, down, down, across, across, cv2.BORDER_CONSTANT,
-                             value=[int(v) for v in np.median(edges, 0)]).astype(np.float32)
-    out += np.random.default_rng(0).normal(0.0, 4.0, out.shape).astype(np.float32)
-    out = np.clip(out, 0, 255).astype(np.uint8)
-    out[down : down + height, across : across + width] = pixels
-    return out, across, down
+    return _farther(pad, None)(pixels), round(width * pad), round(height * pad)
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +41,7 @@ def recognizer() -> Recognizer:
 
 def test_a_far_shot_is_looked_at_closer(recognizer: Recognizer) -> None:
     labels = _labels("rack_tilted_teens.jpg")
-    far, across, down = _farther(cv2.imread(str(DATA / "rack_tilted_teens.jpg")), 1.0)
+    far, across, down = _far("rack_tilted_teens.jpg", 1.0)
     result = recognizer.recognize(far)
     assert Counter(t.tile for t in result.tiles) == Counter(code for code, _ in labels)
     found = np.array([t.box for t in result.tiles], np.float32)
@@ -61,9 +53,9 @@ def test_a_far_shot_is_looked_at_closer(recognizer: Recognizer) -> None:
 
 def test_a_far_shot_whose_first_look_sees_groups_of_tiles_is_looked_at_closer(recognizer: Recognizer) -> None:
     """A turned rack a third of the photo's width: the first look finds boxes of a tile's size around groups of
-    three or four tiles (7 of the 13 tiles read); the closer look, finding many more tiles, is kept."""
+    three or four tiles (8 of the 13 tiles read right); the closer look, finding many more tiles, is kept."""
     labels = _labels("rack_rotated.jpg")
-    far, _, _ = _farther(cv2.imread(str(DATA / "rack_rotated.jpg")), 1.0)
+    far, _, _ = _far("rack_rotated.jpg", 1.0)
     assert Counter(t.tile for t in recognizer.recognize(far).tiles) == Counter(code for code, _ in labels)
     before = Counter(t.tile for t in Recognizer(far_shots=False).recognize(far).tiles)
     assert sum((before & Counter(code for code, _ in labels)).values()) < 10

@@ -8,10 +8,6 @@ upright photo to draw the boxes on.  ``scripts/eval_vision.py --larger 4.2`` mea
 
 from __future__ import annotations
 
-import csv
-import struct
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
@@ -19,15 +15,9 @@ import pytest
 from vision import Recognizer
 from vision.imageio import WORK_MIN_SIDE, load_image, load_photo, preview, reduction
 from vision.postprocess import box_iou
+from vision_labels import DATA, app1_orientation, tile_boxes
 
-DATA = Path(__file__).parent / "data" / "vision"
 PHOTO = "rack_tilted_teens.jpg"
-
-
-def _labels(image: str) -> list[tuple[str, np.ndarray]]:
-    with open(DATA / "racks.csv", newline="") as handle:
-        return [(row["tile"], np.array([float(row[k]) for k in ("x1", "y1", "x2", "y2")], np.float32))
-                for row in csv.DictReader(handle) if row["image"] == image]
 
 
 def _enlarged(scale: float, quality: int = 92) -> bytes:
@@ -36,14 +26,6 @@ def _enlarged(scale: float, quality: int = 92) -> bytes:
     big = cv2.resize(small, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC).astype(np.float32)
     big += np.random.default_rng(0).normal(0.0, 4.0, big.shape).astype(np.float32)
     return cv2.imencode(".jpg", np.clip(big, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, quality])[1].tobytes()
-
-
-def _app1_orientation(value: int) -> bytes:
-    """An APP1 Exif segment holding only the orientation tag (big-endian TIFF)."""
-    tiff = b"MM\x00\x2a" + struct.pack(">I", 8) + struct.pack(">H", 1)
-    tiff += struct.pack(">HHIHH", 0x0112, 3, 1, value, 0) + struct.pack(">I", 0)
-    payload = b"Exif\x00\x00" + tiff
-    return b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +60,7 @@ def test_a_phone_photo_reads_as_the_small_one_with_boxes_in_its_own_pixels(recog
     large = recognizer.recognize(phone_photo)
     assert (large.width, large.height) == (small.width * 4, small.height * 4)
     assert large.notation == small.notation
-    labels = _labels(PHOTO)
+    labels = [(code, np.array(box, np.float32)) for code, box in tile_boxes("racks.csv")[PHOTO]]
     assert labels, "racks.csv has the test photo's tiles"
     found = np.array([tile.box for tile in large.tiles], np.float32)
     for code, box in labels:
@@ -90,7 +72,7 @@ def test_a_phone_photo_reads_as_the_small_one_with_boxes_in_its_own_pixels(recog
 
 
 def test_a_turned_large_photo_gives_boxes_on_the_upright_photo(recognizer: Recognizer, phone_photo: bytes) -> None:
-    turned_file = phone_photo[:2] + _app1_orientation(6) + phone_photo[2:]
+    turned_file = phone_photo[:2] + app1_orientation(6) + phone_photo[2:]
     upright = recognizer.recognize(phone_photo)
     turned = recognizer.recognize(turned_file)
     assert (turned.width, turned.height) == (upright.height, upright.width)
@@ -111,6 +93,6 @@ def test_the_page_gets_the_photo_as_read(phone_photo: bytes) -> None:
     assert pixels.shape == load_photo(phone_photo)[0].shape
     small = (DATA / PHOTO).read_bytes()
     assert preview(small) is None, "a photo already small goes back as it came"
-    turned = preview(small[:2] + _app1_orientation(6) + small[2:])
+    turned = preview(small[:2] + app1_orientation(6) + small[2:])
     assert turned is not None, "a photo turned by its EXIF tag goes back upright"
     assert cv2.imdecode(np.frombuffer(turned, np.uint8), cv2.IMREAD_COLOR).shape[:2] == load_image(small).shape[1::-1]

@@ -67,10 +67,11 @@ RESCALED_LONG_SIDE = (256, 1024)
 # largest rescaled size, kept where the detector is surer of its boxes there (their scores summed), with at least
 # FEW_TILES likely tiles or twice as sure.  Where the first look's tiles are under SMALL_AT_FIRST_LOOK px and its
 # scores average under UNSURE_FIRST_LOOK (its boxes may be around groups of tiles too small for it, each group the
-# size of a tile), it looks again at that size too, kept where it finds MANY_MORE times as many likely tiles.  Where the tiles found would need the photo over
-# ZOOM_FROM times that size, it looks at the part of the photo the tiles lie in (with ZOOM_MARGIN tile sides around
-# them), at the scale that brings the tiles to the trained size (below that, at the largest size, as before: on the
-# dev racks a part looked at just over it read worse than the whole photo).
+# size of a tile), it looks again at that size too, kept where it finds MANY_MORE times as many likely tiles.
+# Where the tiles found would need the photo over ZOOM_FROM times that size, it looks at the part of the photo the
+# tiles lie in (with ZOOM_MARGIN tile sides around them), at the scale that brings the tiles to the trained size
+# (below that, at the largest size, as before: on the dev racks a part looked at just over it read worse than the
+# whole photo).
 FEW_TILES = 4
 LIKELY_TILE = 0.5
 SMALL_AT_FIRST_LOOK = 40.0
@@ -270,8 +271,9 @@ class Recognizer:
         scale finds them much larger (a close-up) or smaller (a whole table far away), it looks again
         at the scale that brings them to that size.  A far shot, whose tiles the first look barely sees or sees
         small, is looked at closer, and where its tiles are too small for the whole photo at any size the detector
-        takes, only the part they lie in is looked at (``FEW_TILES``, ``SMALL_AT_FIRST_LOOK``, ``ZOOM_FROM``).  Then the rack prior
-        (``vision.rack``) merges a tile found as two stacked halves and drops boxes straddling two found neighbours.
+        takes, only the part they lie in is looked at (``FEW_TILES``, ``SMALL_AT_FIRST_LOOK``, ``ZOOM_FROM``).
+        Then the rack prior (``vision.rack``) merges a tile found as two stacked halves and drops boxes straddling
+        two found neighbours.
         """
         boxes, scores = self._detect(pixels, DETECT_LONG_SIDE)
         scale = DETECT_LONG_SIDE / max(pixels.shape[:2])
