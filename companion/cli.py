@@ -345,6 +345,11 @@ def _add_game_op(sub: Any, op: str) -> None:
                         help="the request's fields as in batch, e.g. rack='R1 R2' (JSON values are parsed)")
 
 
+KEEP_PHOTOS_HELP = ("keep the photos the pickers read, with the tiles as the players confirm them, in the data dir's "
+                    "kept-photos folder (on this computer only), to measure the tile reader on real racks: see "
+                    "'okey-companion photos export'")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="okey-companion",
@@ -406,6 +411,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--camera", default="auto",
                        help="the host camera: auto (default: the Raspberry Pi camera if picamera2 sees one, else "
                             "camera 0), picamera2, a USB camera number such as 0, or a path such as /dev/video0")
+    serve.add_argument("--keep-photos", action="store_true", help=KEEP_PHOTOS_HELP)
 
     service = sub.add_parser("service", help="a systemd unit that starts the companion at boot (Raspberry Pi)")
     action = service.add_mutually_exclusive_group(required=True)
@@ -419,7 +425,16 @@ def build_parser() -> argparse.ArgumentParser:
     service.add_argument("--camera", default="auto", help="as for serve: auto, picamera2, 0, /dev/video0 …")
     service.add_argument("--unit-dir", help="write the unit here instead (default $OKEY_COMPANION_UNIT_DIR or "
                                             "/etc/systemd/system)")
+    service.add_argument("--keep-photos", action="store_true", help="as for serve: " + KEEP_PHOTOS_HELP)
     service.add_argument("--no-start", action="store_true", help="with --install: write it, do not enable it")
+
+    photos = sub.add_parser("photos", help="the photos kept at the table (serve --keep-photos): export them to "
+                                           "measure the tile reader on")
+    photos_sub = photos.add_subparsers(dest="photos_command", required=True, metavar="ACTION")
+    export = photos_sub.add_parser("export", help="write the labelled kept photos to a folder: images/, labels.csv, "
+                                                  "and drawn/ (each photo with its labels drawn, to look over)")
+    export.add_argument("out", help="the folder to write (made if missing)")
+    export.add_argument("--data-dir", help="where tables are kept (default ~/.okey-companion)")
     return parser
 
 
@@ -427,13 +442,70 @@ def _service(args: argparse.Namespace) -> int:
     from companion import service
 
     settings = service.build_settings(user=args.user, data_dir=args.data_dir, host=args.host, port=args.port,
-                                      camera=args.camera)
+                                      camera=args.camera, keep_photos=args.keep_photos)
     if args.print_unit:
         sys.stdout.write(service.render_unit(settings))
         return 0
     for line in service.install(settings, service.unit_dir(args.unit_dir), start=not args.no_start):
         print(line)
     return 0
+
+
+def _export_photos(args: argparse.Namespace) -> int:
+    """``photos export OUT``: the labelled kept photos as a folder ``scripts/eval_vision.py --labelled`` reads."""
+    from companion.kept_photos import kept_photos
+    from companion.web import default_data_dir
+
+    data_dir = Path(args.data_dir).expanduser() if args.data_dir else default_data_dir()
+    kept = kept_photos(data_dir)
+    if not kept.root.is_dir():
+        raise CommandError(f"no kept photos in {str(data_dir)!r}: start the app with 'okey-companion serve "
+                           "--keep-photos', take photos of racks with the pickers and tap 'Use these tiles'")
+    out = Path(args.out).expanduser()
+    try:
+        photos, tiles, checked = kept.export(out)
+    except OSError as error:
+        raise CommandError(f"cannot write {str(out)!r}: {error.strerror or error}: choose a writable folder") from None
+    if photos:
+        _draw_labels(out)
+    print(f"{photos} labelled photos, {tiles} tiles ({checked['fixed']} picked from the list, {checked['confirmed']} "
+          f"tapped as read right, {checked['accepted']} taken as read) written to {out}")
+    if kept.unlabelled():
+        print(f"kept photos without labels: {kept.unlabelled()} (nothing found on them, or no one tapped 'Use these "
+              f"tiles'), left out; what the reader said of them is in {kept.root / 'read'}")
+    if photos:
+        print(f"Look over {out / 'drawn'} and mend labels.csv where a label is wrong or a tile has no box; then measure "
+              f"with: python scripts/eval_vision.py --labelled {out}")
+    return 0
+
+
+def _draw_labels(out: Path) -> None:
+    """``drawn/``: each exported photo, upright, with its labelled boxes and codes drawn on it (red where a player
+    picked another tile than the one read)."""
+    import csv
+
+    import cv2
+
+    from vision.imageio import load_image
+
+    rows: dict[str, list[dict[str, str]]] = {}
+    with open(out / "labels.csv", newline="", encoding="utf-8") as handle:
+        for row in csv.DictReader(handle):
+            rows.setdefault(row["image"], []).append(row)
+    (out / "drawn").mkdir(exist_ok=True)
+    for image, group in rows.items():
+        pixels = load_image(out / image).copy()  # BGR, upright
+        line = max(2, round(max(pixels.shape[:2]) / 400))
+        for row in group:
+            x1, y1, x2, y2 = (round(float(row[k])) for k in ("x1", "y1", "x2", "y2"))
+            colour = (0, 0, 255) if row["tile"] != row["read"] else (0, 200, 0)
+            cv2.rectangle(pixels, (x1, y1), (x2, y2), colour, line)
+            scale = line / 3
+            (w, h), base = cv2.getTextSize(row["tile"], cv2.FONT_HERSHEY_SIMPLEX, scale, line)
+            top = max(y1 - h - base - line, 0)
+            cv2.rectangle(pixels, (x1, top), (x1 + w, top + h + base), (255, 255, 255), -1)
+            cv2.putText(pixels, row["tile"], (x1, top + h), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, line)
+        cv2.imwrite(str(out / "drawn" / (Path(image).stem + ".jpg")), pixels, [cv2.IMWRITE_JPEG_QUALITY, 85])
 
 
 def _need_indicator(args: argparse.Namespace) -> None:
@@ -481,8 +553,11 @@ def _dispatch(args: argparse.Namespace) -> int:
     if command == "serve":
         from companion.web.serve import serve
 
-        serve(host=args.host, port=args.port, data_dir=args.data_dir, threads=args.threads, camera=args.camera)
+        serve(host=args.host, port=args.port, data_dir=args.data_dir, threads=args.threads, camera=args.camera,
+              keep_photos=args.keep_photos)
         return 0
+    if command == "photos":
+        return _export_photos(args)
     if command == "service":
         return _service(args)
     if command == "recognize":

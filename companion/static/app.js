@@ -136,6 +136,8 @@
     var rec = ev.target.closest("[data-rec]");
     if (rec && !ev.target.closest("select")) {
       rec.classList.add("confirmed");
+      var list = rec.parentElement.querySelector("select[data-rec-fix][hidden]");
+      if (list) list.hidden = false;  // a sure tile tapped: its list to mend it, should it be read wrong
       var box = document.getElementById("box-" + rec.dataset.rec);
       if (box) box.classList.add("confirmed");
       refreshPhoto(rec.closest(".photo-result"));
@@ -157,6 +159,7 @@
         if (rackCodes(rack).join(" ") !== typed.join(" ")) rack = [typed.map(function (code) { return { code: code, seen: null }; })];
       }
       var links = photo.map(function (t) { return t.same; });
+      if (result.dataset.keep) sendLabels(result, photo);
       rack = addPhoto(rack, photo, links);
       picker.dataset.photoRows = JSON.stringify(rack);
       var after = document.getElementById(picker.id + "-after");
@@ -165,6 +168,19 @@
       setCodes(picker, rackCodes(rack));
     }
   });
+  // The host keeps photos (serve --keep-photos): the tiles as used go back to it, each with how it was checked.
+  function sendLabels(result, photo) {
+    var token = "";
+    try { token = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRF-Token"] || ""; } catch (e) { /* none */ }
+    var tiles = [];
+    result.querySelectorAll("[data-rec]").forEach(function (r, i) {
+      var index = Number(r.dataset.rec.split("-").pop());
+      tiles.push({ index: index, code: photo[i].code,
+        checked: photo[i].fixed ? "fixed" : r.classList.contains("confirmed") ? "confirmed" : "accepted" });
+    });
+    fetch(result.dataset.keep, { method: "POST", keepalive: true, body: JSON.stringify({ tiles: tiles }),
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": token } }).catch(function () { /* only a measure */ });
+  }
   function rackCodes(rack) {
     return [].concat.apply([], rack.map(function (row) { return row.map(function (t) { return t.code; }); }));
   }

@@ -80,8 +80,11 @@ def print_banner(urls: list[str], out: TextIO) -> None:
 
 
 def serve(*, host: str = "0.0.0.0", port: int = 8000, data_dir: str | Path | None = None, threads: int = 8,
-          camera: str = "auto") -> None:
+          camera: str = "auto", keep_photos: bool = False) -> None:
     """Serve the companion with waitress on ``host:port`` until interrupted.
+
+    ``keep_photos`` keeps the photos the pickers read, with the tiles as the players confirm them, in the data
+    dir's ``kept-photos`` folder (:mod:`companion.kept_photos`).
 
     ``camera`` is the host camera of the photo pickers (``auto``, ``picamera2``, ``0``, ``/dev/video0``; see
     :mod:`vision.camera`); a malformed value raises :class:`vision.camera.CameraError` before anything starts.
@@ -91,7 +94,7 @@ def serve(*, host: str = "0.0.0.0", port: int = 8000, data_dir: str | Path | Non
     from companion.web import create_app
     from vision.camera import parse_camera
 
-    config: dict[str, object] = {"CAMERA": parse_camera(camera)}
+    config: dict[str, object] = {"CAMERA": parse_camera(camera), "KEEP_PHOTOS": keep_photos}
     if data_dir is not None:
         config["DATA_DIR"] = str(data_dir)
     app = create_app(config)
@@ -100,5 +103,7 @@ def serve(*, host: str = "0.0.0.0", port: int = 8000, data_dir: str | Path | Non
     else:
         addresses = [host]
     print_banner(lan_urls(addresses, port), sys.stdout)
+    if keep_photos:
+        print(f"Photos read are kept, with the tiles as confirmed, in {Path(app.config['DATA_DIR']) / 'kept-photos'}")
     app.config["LAN_URLS"] = lan_urls(addresses, port)
     waitress_serve(app, host=host, port=port, threads=threads, ident="okey-companion")

@@ -13,6 +13,7 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, cast
 
 from flask import current_app, flash, redirect, request, url_for
@@ -463,6 +464,7 @@ def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response
             for code, t, c in zip(codes, recognition.tiles, cut)]
     same = same_tiles(last[1], last[0], seen, (width, height)) if last else [None] * len(codes)
     context.update(
+        kept=_keep(data, (width, height), recognition.tiles, codes, unsure),
         codes=codes,
         unsure=unsure,
         warnings=_photo_warnings(recognition.warnings, unsure),
@@ -482,6 +484,50 @@ def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response
         image_url=_image_url(data, mimetype),
     )
     return render("photo.html", block="result", **context)
+
+
+def _kept_photos() -> Any:
+    """The kept photos of this app's data dir when the host keeps them (``serve --keep-photos``), else ``None``."""
+    if not current_app.config.get("KEEP_PHOTOS"):
+        return None
+    from companion.kept_photos import kept_photos
+
+    return kept_photos(Path(current_app.config["DATA_DIR"]))
+
+
+def _keep(data: bytes, size: tuple[int, int], tiles: Sequence[Any], codes: list[str], unsure: list[bool]) -> str | None:
+    """Keep the photo and its reading when the host keeps photos: the kept photo's id (the page sends its labels
+    back under it), ``None`` when photos are not kept, the folder is full, or it cannot be written."""
+    kept = _kept_photos()
+    if kept is None:
+        return None
+    try:
+        ident: str | None = kept.keep(data, size, [{"code": code, "box": t.box, "confidence": t.confidence, "unsure": u}
+                                                   for t, code, u in zip(tiles, codes, unsure)])
+    except OSError as error:  # a full card must not stop the photo being read
+        current_app.logger.warning("photo not kept: %s", error)
+        return None
+    if ident is None:
+        current_app.logger.warning("photo not kept: %s holds %d photos already", kept.root, kept.most)
+    return ident
+
+
+@bp.post("/<table_id>/photo/<photo_id>/labels")
+def photo_labels(table_id: str, photo_id: str) -> Response:
+    """The tiles of a kept photo as the players used them (``companion.kept_photos.KeptPhotos.label``): 204, or
+    422 with what was wrong (nothing kept then)."""
+    from companion.kept_photos import LabelError
+
+    _state(table_id)
+    kept = _kept_photos()
+    if kept is None:
+        return Response("photos are not kept here (the app was not started with --keep-photos)\n", 404,
+                        mimetype="text/plain")
+    try:
+        kept.label(photo_id, request.get_json(silent=True))
+    except LabelError as error:
+        return Response(f"{error}\n", 422, mimetype="text/plain")
+    return Response(status=204)
 
 
 LOW_CONFIDENCE = re.compile(r"^\d+ tile\(s\) read with low confidence")

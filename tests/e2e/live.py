@@ -30,16 +30,18 @@ HIDE_HOST_CAMERA = """document.addEventListener("DOMContentLoaded", () => {
 
 
 @contextmanager
-def live_server(data_dir: Path, extensions: dict[str, Any] | None = None) -> Iterator[str]:
+def live_server(data_dir: Path, extensions: dict[str, Any] | None = None,
+                config: dict[str, Any] | None = None) -> Iterator[str]:
     """Serve the app from ``data_dir`` with waitress; yields the base URL.
 
-    ``extensions`` go into ``app.extensions`` (a stand-in tile recogniser, loaded dice).
+    ``extensions`` go into ``app.extensions`` (a stand-in tile recogniser, loaded dice); ``config`` into its
+    settings (``KEEP_PHOTOS``).
     """
     from waitress.server import create_server
 
     from companion.web import create_app
 
-    app = create_app({"DATA_DIR": str(data_dir)})
+    app = create_app({"DATA_DIR": str(data_dir), **(config or {})})
     app.extensions.update(extensions or {})
     # Port 0: the system picks a free port as the server binds it (a port picked first and bound later can be
     # taken in between: a full run once met another listener's bytes, "xHTTP/1.1 200 OK").

@@ -1,0 +1,195 @@
+"""Photos kept at the table, with the tiles as the players confirmed them: real racks to measure the reader on.
+
+The tile reader has been measured on rendered Okey racks and on one real Rummikub set; real Okey racks are
+what it is for.  A host who starts the app with ``--keep-photos`` keeps every photo the pickers read in
+``<data dir>/kept-photos`` (on this computer only: nothing leaves it), with what the reader said, and, once a
+player taps "Use these tiles", the tiles as the players left them (tapped, corrected or just accepted).
+``okey-companion photos export DIR`` writes the labelled ones as a folder that ``scripts/eval_vision.py
+--labelled DIR`` measures (``images/`` and ``labels.csv``), with a copy of each photo with its labels drawn
+on it to look over first (``drawn/``).
+
+The folder::
+
+    images/<id>.<ext>   the photo as uploaded (bytes unchanged, EXIF and all); <id>: its sha256, 20 hex digits
+    read/<id>.json      what the reader said: size (upright), tiles with code, box, confidence, unsure
+    labels/<id>.json    the tiles as used: each read tile's code after the players' taps, and how it was checked
+
+Every file is written whole or not at all (a temporary file renamed over it); a photo read twice is kept
+once, and its labels are the last ones sent.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import os
+import re
+import tempfile
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.rules.errors import RulesError
+from companion.rules.tiles import parse_tiles
+
+FOLDER = "kept-photos"
+"""The folder of kept photos inside the data dir."""
+MOST_PHOTOS = 1000
+"""Photos kept at most (about 3 GB of 12 MP phone photos, room on a Pi's SD card): past it a photo is read but not
+kept (a note in the log)."""
+MOST_TILES = 64
+ID = re.compile(r"^[0-9a-f]{20}$")
+CHECKED = ("fixed", "confirmed", "accepted")
+"""How a tile of the labels was checked: picked from the list (``fixed``), tapped to say it was read right
+(``confirmed``), or taken as read without a tap (``accepted``: a tile the reader was sure of)."""
+CSV_FIELDS = ("image", "tile", "x1", "y1", "x2", "y2", "read", "confidence", "checked")
+_EXTENSIONS = ((b"\xff\xd8", ".jpg"), (b"\x89PNG", ".png"), (b"RIFF", ".webp"), (b"BM", ".bmp"))
+
+
+class LabelError(ValueError):
+    """Labels that do not fit the kept photo they name: the message says what was wrong."""
+
+
+def photo_id(data: bytes) -> str:
+    """The kept photo's name: the first 20 hex digits of its sha256 (the same photo twice is kept once)."""
+    return hashlib.sha256(data).hexdigest()[:20]
+
+
+def _write(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` whole or not at all."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".part")
+    try:
+        with os.fdopen(descriptor, "wb") as out:
+            out.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+@dataclass(frozen=True)
+class Labelled:
+    """One labelled photo: its image file and its tiles (code, box, what was read, confidence, how checked)."""
+
+    image: Path
+    tiles: tuple[dict[str, Any], ...]
+
+
+class KeptPhotos:
+    """The kept-photos folder of one data dir (see the module's help)."""
+
+    def __init__(self, root: Path, most: int = MOST_PHOTOS) -> None:
+        self.root = Path(root)
+        self.most = most
+
+    def _image(self, ident: str) -> Path | None:
+        return next((p for p in sorted((self.root / "images").glob(f"{ident}.*")) if not p.name.startswith(".")), None)
+
+    def count(self) -> int:
+        folder = self.root / "images"
+        return sum(1 for p in folder.iterdir() if not p.name.startswith(".")) if folder.is_dir() else 0
+
+    def keep(self, data: bytes, size: tuple[int, int], tiles: Sequence[Mapping[str, Any]]) -> str | None:
+        """Keep a photo and what the reader said of it (``tiles``: ``code``, ``box``, ``confidence``, ``unsure``);
+        its id, or ``None`` when the folder is full."""
+        ident = photo_id(data)
+        if self._image(ident) is None:
+            if self.count() >= self.most:
+                return None
+            extension = next((ext for magic, ext in _EXTENSIONS if data.startswith(magic)), ".img")
+            _write(self.root / "images" / f"{ident}{extension}", data)
+        read = {"photo": ident, "size": [int(size[0]), int(size[1])], "time": round(time.time()),
+                "tiles": [{"code": str(t["code"]), "box": [round(float(v), 1) for v in t["box"]],
+                           "confidence": round(float(t["confidence"]), 4), "unsure": bool(t["unsure"])} for t in tiles]}
+        _write(self.root / "read" / f"{ident}.json", json.dumps(read, indent=1).encode())
+        return ident
+
+    def read(self, ident: str) -> dict[str, Any]:
+        """What the reader said of a kept photo; :class:`LabelError` for an id that names none."""
+        path = self.root / "read" / f"{ident}.json"
+        if not ID.match(ident) or not path.is_file() or self._image(ident) is None:
+            raise LabelError(f"no kept photo {ident!r}: take the photo again")
+        reading: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        return reading
+
+    def label(self, ident: str, sent: Any) -> int:
+        """Keep the tiles of a kept photo as the players left them; the number of tiles.  ``sent`` is
+        ``{"tiles": [{"index": i, "code": "R7", "checked": "fixed"}, …]}``, one entry per tile the reader
+        found (``index`` into its reading).  Anything else raises :class:`LabelError` and keeps nothing."""
+        reading = self.read(ident)
+        found = reading["tiles"]
+        if not isinstance(sent, dict) or not isinstance(sent.get("tiles"), list):
+            raise LabelError('labels must be {"tiles": [{"index": 0, "code": "R7", "checked": "accepted"}, …]}')
+        entries = sent["tiles"]
+        if len(entries) != len(found):
+            raise LabelError(f"{len(entries)} labels for the {len(found)} tiles read on this photo: send one for each")
+        labelled: dict[int, dict[str, Any]] = {}
+        for entry in entries:
+            if not isinstance(entry, dict):
+                raise LabelError(f"a label must be an object, not {entry!r}")
+            index, code, checked = entry.get("index"), entry.get("code"), entry.get("checked")
+            if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(found) or index in labelled:
+                raise LabelError(f"label index {index!r}: give each tile's index once, 0 to {len(found) - 1}")
+            if checked not in CHECKED:
+                raise LabelError(f"label checked {checked!r}: one of {', '.join(CHECKED)}")
+            try:
+                tiles = parse_tiles(str(code)) if isinstance(code, str) and len(code) <= 3 else []
+            except RulesError:
+                tiles = []
+            if len(tiles) != 1:
+                raise LabelError(f"label code {code!r}: one tile, such as R7, K13 or F")
+            labelled[index] = {**found[index], "read": found[index]["code"], "code": tiles[0].code, "checked": checked}
+        record = {"photo": ident, "size": reading["size"], "time": round(time.time()),
+                  "tiles": [labelled[i] for i in range(len(found))]}
+        _write(self.root / "labels" / f"{ident}.json", json.dumps(record, indent=1).encode())
+        return len(found)
+
+    def unlabelled(self) -> int:
+        """Kept photos that no player used (the reader found nothing, or nobody tapped "Use these tiles")."""
+        labels = self.root / "labels"
+        return sum(1 for p in (self.root / "images").iterdir()
+                   if not p.name.startswith(".") and not (labels / f"{p.stem}.json").is_file()) \
+            if (self.root / "images").is_dir() else 0
+
+    def labelled(self) -> Iterator[Labelled]:
+        """Every kept photo with labels, oldest first."""
+        folder = self.root / "labels"
+        records = []
+        for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+            image = self._image(path.stem)
+            if image is None:
+                continue
+            record = json.loads(path.read_text(encoding="utf-8"))
+            records.append((record.get("time", 0), image, tuple(record["tiles"])))
+        for _time, image, tiles in sorted(records, key=lambda r: (r[0], r[1].name)):
+            yield Labelled(image, tiles)
+
+    def export(self, out: Path) -> tuple[int, int, dict[str, int]]:
+        """Write the labelled photos to ``out``: ``images/`` and ``labels.csv`` (``CSV_FIELDS``).  Returns the
+        photos, the tiles, and the tiles by how they were checked."""
+        photos = tiles = 0
+        checked = dict.fromkeys(CHECKED, 0)
+        (out / "images").mkdir(parents=True, exist_ok=True)
+        with open(out / "labels.csv", "w", newline="", encoding="utf-8") as handle:
+            writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS)
+            writer.writeheader()
+            for photo in self.labelled():
+                _write(out / "images" / photo.image.name, photo.image.read_bytes())
+                photos += 1
+                for tile in photo.tiles:
+                    x1, y1, x2, y2 = tile["box"]
+                    writer.writerow({"image": f"images/{photo.image.name}", "tile": tile["code"], "x1": x1, "y1": y1,
+                                     "x2": x2, "y2": y2, "read": tile["read"], "confidence": tile["confidence"],
+                                     "checked": tile["checked"]})
+                    tiles += 1
+                    checked[tile["checked"]] += 1
+        return photos, tiles, checked
+
+
+def kept_photos(data_dir: Path) -> KeptPhotos:
+    """The kept photos of a data dir."""
+    return KeptPhotos(Path(data_dir) / FOLDER)
