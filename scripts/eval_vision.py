@@ -3,6 +3,7 @@
     .venv/bin/python scripts/eval_vision.py [--models models] [--verbose]
     .venv/bin/python scripts/eval_vision.py --synthetic scripts/cache/synthetic-eval   # rendered, seed 9001
     .venv/bin/python scripts/eval_vision.py --synthetic scripts/cache/racks-eval-*     # rendered racks, seed 9101
+    .venv/bin/python scripts/eval_vision.py --labelled kept                            # okey-companion photos export kept
 
 Figures: per-tile detection recall and precision (IoU ≥ 0.5), classification accuracy of the detected
 tiles, the issue's figures (tiles found and read right, extra boxes, sure tiles that are wrong), share
@@ -40,7 +41,7 @@ def match(truth: list[tuple[str, tuple[float, ...]]], found: list[tuple[str, tup
     """Greedy one-to-one matches (truth index, found index) by IoU, most confident detections first."""
     if not truth or not found:
         return []
-    truth_boxes = np.array([box for _, box in truth], np.float32)
+    truth_boxes = np.array([box or (0, 0, 0, 0) for _, box in truth], np.float32)  # no box: never matched
     taken: set[int] = set()
     pairs = []
     for f in sorted(range(len(found)), key=lambda i: -found[i][2]):
@@ -79,14 +80,24 @@ def real_samples() -> list[Sample]:
     return [Sample(photo.path, photo.tiles, None) for photo in held_out]
 
 
+def _box(row: dict[str, str]) -> tuple[float, ...]:
+    """A label's box; ``()`` where the row leaves it empty: a tile in the photo that the reader found no box for
+    (a reviewer adds such a tile to an export of kept photos by its code alone), always counted as missed."""
+    if not any(row.get(k, "").strip() for k in ("x1", "y1", "x2", "y2")):
+        return ()
+    return tuple(float(row[k]) for k in ("x1", "y1", "x2", "y2"))
+
+
 def synthetic_samples(directory: Path) -> list[Sample]:
-    """Scenes written by ``scripts/render_tiles.py --out directory`` (use a seed the training pool did not)."""
+    """Scenes written by ``scripts/render_tiles.py --out directory`` (use a seed the training pool did not), or
+    photos kept at the table as ``okey-companion photos export directory`` writes them (up/down not known)."""
     rows: dict[str, list[dict[str, str]]] = defaultdict(list)
     with open(directory / "labels.csv", newline="") as handle:
         for row in csv.DictReader(handle):
             rows[row["image"]].append(row)
-    return [Sample(directory / name, tuple((r["tile"], tuple(float(r[k]) for k in ("x1", "y1", "x2", "y2"))) for r in group),
-                   tuple(r["upside_down"] == "1" for r in group)) for name, group in rows.items()]
+    return [Sample(directory / name, tuple((r["tile"], _box(r)) for r in group),
+                   tuple(r["upside_down"] == "1" for r in group) if "upside_down" in group[0] else None)
+            for name, group in rows.items()]
 
 
 def _table(counts: Counter[tuple[str, str]], rows: list[str], columns: list[str]) -> str:
@@ -103,7 +114,7 @@ def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool, thres
     """Print the figures for ``samples`` as markdown table rows; ``photo`` changes each photo before it is read
     (a stress test)."""
     recognizer.recognize(samples[0].path)  # warm-up: the first run pays for allocations
-    truths = found_total = matched = correct = exact = on_truth_right = flagged_wrong = flagged_right = 0
+    truths = found_total = matched = correct = exact = on_truth_right = flagged_wrong = flagged_right = boxed_total = 0
     upside_known = upside_right = sure = sure_wrong = sure_extra = 0
     glare_warned = glare_missed = glare_missed_warned = glare_exact = 0
     colour_table: Counter[tuple[str, str]] = Counter()
@@ -119,9 +130,11 @@ def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool, thres
             pixels = np.ascontiguousarray(pixels[:, sample.columns[0] : sample.columns[1]])
         if photo is not None:
             pixels = photo(pixels)
-        truth_boxes = np.array([box for _, box in sample.tiles], np.float32)
-        on_truth = recognizer.read_tiles(pixels, truth_boxes, np.ones(len(truth_boxes), np.float32))
-        on_truth_right += sum(t.tile == sample.tiles[i][0] for t, i in zip(on_truth, reading_order(truth_boxes)))
+        boxed = [t for t, (_, box) in enumerate(sample.tiles) if box]
+        boxed_total += len(boxed)
+        truth_boxes = np.array([sample.tiles[t][1] for t in boxed], np.float32).reshape(-1, 4)
+        on_truth = recognizer.read_tiles(pixels, truth_boxes, np.ones(len(truth_boxes), np.float32)) if boxed else []
+        on_truth_right += sum(t.tile == sample.tiles[boxed[i]][0] for t, i in zip(on_truth, reading_order(truth_boxes)))
         result = recognizer.recognize(sample.path if photo is None and sample.columns is None else pixels)
         times.append(result.elapsed_ms)
         found = [(t.tile, t.box, t.confidence) for t in result.tiles]
@@ -137,7 +150,8 @@ def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool, thres
         matched_truth = {t for t, _ in pairs}
         warned = GLARE_MESSAGE in result.warnings
         blown = blown_out(pixels)
-        missed_under_glare = any(t not in matched_truth and under_glare(blown, box) for t, (_, box) in enumerate(sample.tiles))
+        missed_under_glare = any(t not in matched_truth and box and under_glare(blown, box)
+                                 for t, (_, box) in enumerate(sample.tiles))
         glare_warned += warned
         glare_missed += missed_under_glare
         glare_missed_warned += missed_under_glare and warned
@@ -175,7 +189,7 @@ def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool, thres
     print(f"| detection recall (IoU ≥ 0.5) | {matched / truths:.1%} ({matched}/{truths}) |")
     print(f"| detection precision | {matched / max(found_total, 1):.1%} ({matched}/{found_total}) |")
     print(f"| classification accuracy of detected tiles | {correct / max(matched, 1):.1%} ({correct}/{matched}) |")
-    print(f"| classifier alone on the labelled boxes | {on_truth_right / truths:.1%} ({on_truth_right}/{truths}) |")
+    print(f"| classifier alone on the labelled boxes | {on_truth_right / max(boxed_total, 1):.1%} ({on_truth_right}/{boxed_total}) |")
     print(f"| end-to-end: tiles read right / all tiles | {correct / truths:.1%} |")
     print(f"| photos read exactly right | {exact / len(samples):.1%} ({exact}/{len(samples)}) |")
     print(f"| time per photo: median / worst | {statistics.median(times):.0f} ms / {max(times):.0f} ms |")
@@ -362,7 +376,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="evaluate tile recognition on the held-out real photos")
     parser.add_argument("--models", type=Path, default=MODELS_DIR)
     parser.add_argument("--turns", type=int, default=4, help="quarter turns averaged by the classifier (1-4)")
-    parser.add_argument("--synthetic", type=Path, nargs="+", help="evaluate on rendered scenes in these folders instead")
+    parser.add_argument("--synthetic", "--labelled", type=Path, nargs="+", dest="synthetic",
+                        help="evaluate on the labelled photos of these folders instead (labels.csv and the images): "
+                             "rendered scenes, or photos kept at the table ('okey-companion photos export DIR')")
     parser.add_argument("--verbose", action="store_true", help="list every mistake")
     parser.add_argument("--no-rack-prior", action="store_true", help="leave out the row checks of vision/rack.py")
     parser.add_argument("--no-number-reader", action="store_true", help="leave out the number reader (vision/numerals.py)")
