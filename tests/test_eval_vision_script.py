@@ -1,4 +1,5 @@
-"""scripts/eval_vision.py refuses a stress test it cannot run with a clear message, before it loads anything."""
+"""scripts/eval_vision.py: a stress test it cannot run is refused with a clear message before it loads anything;
+halves split the labels; a label without a box counts as missed."""
 
 from __future__ import annotations
 
@@ -44,3 +45,30 @@ def test_halves_split_the_labels_with_the_photo(tmp_path: Path) -> None:
     assert left.tiles == (("R1", (10.0, 0.0, 60.0, 50.0)), ("B2", (450.0, 0.0, 550.0, 50.0)))
     assert left.upside_down == (False, True)
     assert right.tiles == (("B2", (50.0, 0.0, 150.0, 50.0)), ("K3", (160.0, 0.0, 260.0, 50.0)))
+
+
+def test_a_label_without_a_box_is_a_tile_the_reader_missed(tmp_path: Path) -> None:
+    """A folder as ``okey-companion photos export`` writes it (no up/down column), where a reviewer added a tile by
+    its code alone: it counts among the tiles, never as found."""
+    import csv
+    import shutil
+
+    data = SCRIPT.parent.parent / "tests" / "data" / "vision"
+    (tmp_path / "images").mkdir()
+    shutil.copy(data / "rack_front.jpg", tmp_path / "images" / "rack_front.jpg")
+    with open(data / "racks.csv", newline="") as handle:
+        rows = [r for r in csv.DictReader(handle) if r["image"] == "rack_front.jpg"]
+    with open(tmp_path / "labels.csv", "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["image", "tile", "x1", "y1", "x2", "y2", "read", "confidence", "checked"])
+        for r in rows:
+            writer.writerow([f"images/{r['image']}", r["tile"], r["x1"], r["y1"], r["x2"], r["y2"], r["tile"], 0.9, "accepted"])
+        writer.writerow(["images/rack_front.jpg", "K5", "", "", "", "", "", "", "accepted"])
+    run = subprocess.run([sys.executable, str(SCRIPT), "--labelled", str(tmp_path)], capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stderr
+    n = len(rows)
+    assert f"photos: 1, tiles: {n + 1}" in run.stdout
+    found = int(run.stdout.split("detection recall (IoU ≥ 0.5) | ")[1].split("(")[1].split("/")[0])
+    assert found <= n and f"({found}/{n + 1})" in run.stdout
+    assert "classifier alone on the labelled boxes | " in run.stdout and f"/{n}) |" in run.stdout
