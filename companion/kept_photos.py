@@ -40,7 +40,8 @@ FOLDER = "kept-photos"
 MOST_PHOTOS = 1000
 """Photos kept at most (about 3 GB of 12 MP phone photos, room on a Pi's SD card): past it a photo is read but not
 kept (a note in the log)."""
-MOST_TILES = 64
+MOST_BYTES = 3 * 1024**3
+"""Bytes kept at most: a host whose players upload large photos fills its card no faster than with phone photos."""
 ID = re.compile(r"^[0-9a-f]{20}$")
 CHECKED = ("fixed", "confirmed", "accepted")
 """How a tile of the labels was checked: picked from the list (``fixed``), tapped to say it was read right
@@ -82,23 +83,32 @@ class Labelled:
 class KeptPhotos:
     """The kept-photos folder of one data dir (see the module's help)."""
 
-    def __init__(self, root: Path, most: int = MOST_PHOTOS) -> None:
+    def __init__(self, root: Path, most: int = MOST_PHOTOS, most_bytes: int = MOST_BYTES) -> None:
         self.root = Path(root)
         self.most = most
+        self.most_bytes = most_bytes
 
     def _image(self, ident: str) -> Path | None:
         return next((p for p in sorted((self.root / "images").glob(f"{ident}.*")) if not p.name.startswith(".")), None)
 
-    def count(self) -> int:
+    def _kept(self) -> list[Path]:
         folder = self.root / "images"
-        return sum(1 for p in folder.iterdir() if not p.name.startswith(".")) if folder.is_dir() else 0
+        return [p for p in folder.iterdir() if not p.name.startswith(".")] if folder.is_dir() else []
+
+    def count(self) -> int:
+        return len(self._kept())
+
+    def full(self, adding: int = 0) -> bool:
+        """Whether one more photo of ``adding`` bytes would pass :data:`MOST_PHOTOS` or :data:`MOST_BYTES`."""
+        kept = self._kept()
+        return len(kept) >= self.most or sum(p.stat().st_size for p in kept) + adding > self.most_bytes
 
     def keep(self, data: bytes, size: tuple[int, int], tiles: Sequence[Mapping[str, Any]]) -> str | None:
         """Keep a photo and what the reader said of it (``tiles``: ``code``, ``box``, ``confidence``, ``unsure``);
         its id, or ``None`` when the folder is full."""
         ident = photo_id(data)
         if self._image(ident) is None:
-            if self.count() >= self.most:
+            if self.full(len(data)):
                 return None
             extension = next((ext for magic, ext in _EXTENSIONS if data.startswith(magic)), ".img")
             _write(self.root / "images" / f"{ident}{extension}", data)

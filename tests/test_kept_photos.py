@@ -106,6 +106,30 @@ def test_a_full_folder_keeps_no_more(tmp_path: Path) -> None:
     kept = KeptPhotos(tmp_path / "kept", most=2)
     assert kept.keep(_jpeg(1), (400, 200), []) and kept.keep(_jpeg(2), (400, 200), [])
     assert kept.keep(_jpeg(3), (400, 200), []) is None and kept.count() == 2
+    assert kept.keep(_jpeg(1), (400, 200), _read("R7")) == photo_id(_jpeg(1)), "a photo kept already is read again"
+
+
+def test_a_folder_full_of_bytes_keeps_no_more(tmp_path: Path) -> None:
+    kept = KeptPhotos(tmp_path / "kept", most_bytes=len(_jpeg(1)) + len(_jpeg(2)) + 10)
+    assert kept.keep(_jpeg(1), (400, 200), []) and kept.keep(_jpeg(2), (400, 200), [])
+    assert kept.keep(_jpeg(3), (400, 200), []) is None and kept.count() == 2
+
+
+def test_a_photo_with_no_tiles_found_is_kept_and_says_so(client: FlaskClient, app: Flask, table: str) -> None:
+    app.config["KEEP_PHOTOS"] = True
+    app.extensions["recognizer"] = Reader()
+    data = _jpeg()
+    page = _photo(client, table, data)
+    assert "No tiles found" in page and "data-kept-note" in page
+    assert kept_photos(Path(app.config["DATA_DIR"])).read(photo_id(data))["tiles"] == []
+
+
+def test_a_photo_the_host_cannot_write_is_still_read(client: FlaskClient, app: Flask, table: str) -> None:
+    app.config["KEEP_PHOTOS"] = True
+    app.extensions["recognizer"] = Reader(Seen("R7", (10, 10, 40, 60)))
+    (Path(app.config["DATA_DIR"]) / "kept-photos").write_text("a file where the folder should be")
+    page = _photo(client, table, _jpeg())
+    assert 'data-code="R7"' in page and "data-keep" not in page and "data-kept-note" not in page
 
 
 # -- the photo page ---------------------------------------------------------------------------------------

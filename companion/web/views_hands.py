@@ -508,7 +508,8 @@ def _keep(data: bytes, size: tuple[int, int], tiles: Sequence[Any], codes: list[
         current_app.logger.warning("photo not kept: %s", error)
         return None
     if ident is None:
-        current_app.logger.warning("photo not kept: %s holds %d photos already", kept.root, kept.most)
+        current_app.logger.warning("photo not kept: %s is full (%d photos or %d bytes at most)", kept.root, kept.most,
+                                   kept.most_bytes)
     return ident
 
 
