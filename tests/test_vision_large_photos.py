@@ -96,3 +96,16 @@ def test_the_page_gets_the_photo_as_read(phone_photo: bytes) -> None:
     turned = preview(small[:2] + app1_orientation(6) + small[2:])
     assert turned is not None, "a photo turned by its EXIF tag goes back upright"
     assert cv2.imdecode(np.frombuffer(turned, np.uint8), cv2.IMREAD_COLOR).shape[:2] == load_image(small).shape[1::-1]
+
+
+def test_the_page_gets_the_pixels_the_recogniser_read_without_a_second_decode(recognizer: Recognizer,
+                                                                             phone_photo: bytes) -> None:
+    recognition = recognizer.recognize(phone_photo)
+    assert recognition.photo is not None and recognition.photo.shape == load_photo(phone_photo)[0].shape
+    assert "photo" not in recognition.to_dict()
+    marked = np.full_like(recognition.photo, (0, 0, 255))  # a photo other than the upload: shown only if used
+    shown = cv2.imdecode(np.frombuffer(preview(phone_photo, pixels=marked) or b"", np.uint8), cv2.IMREAD_COLOR)
+    assert shown.shape == marked.shape and abs(float(shown[..., 2].mean()) - 255) < 3
+    whole = np.full((3024, 4032, 3), (0, 0, 255), np.uint8)  # read whole (reduce=False): decoded at the working size
+    shown = cv2.imdecode(np.frombuffer(preview(phone_photo, pixels=whole) or b"", np.uint8), cv2.IMREAD_COLOR)
+    assert shown.shape == load_photo(phone_photo)[0].shape and float(shown[..., 2].mean()) < 250

@@ -156,10 +156,12 @@ def load_photo(source: bytes | str | Path | np.ndarray, min_side: int = WORK_MIN
     return image, header.height if turned else header.width, header.width if turned else header.height
 
 
-def preview(data: bytes, min_side: int = WORK_MIN_SIDE, quality: int = 85) -> bytes | None:
+def preview(data: bytes, min_side: int = WORK_MIN_SIDE, quality: int = 85, pixels: np.ndarray | None = None) -> bytes | None:
     """A JPEG of the photo ``data`` as it is read: upright and at the working size of :func:`load_photo`, to show
     under the boxes found (a phone's 12 MP photo sent back as 2016×1512 in about a tenth of the bytes), or None where
     the upload itself shows the same (small enough, no EXIF turn).  Raises :class:`ImageError` like :func:`load_image`.
+    ``pixels``: the photo as the recogniser read it (``Recognition.photo``), used instead of decoding ``data`` again
+    where it is at most the working size (a recogniser made with ``reduce=False`` read it whole).
 
     >>> import cv2; photo = cv2.imencode(".jpg", np.full((3300, 4000, 3), 200, np.uint8))[1].tobytes()
     >>> cv2.imdecode(np.frombuffer(preview(photo), np.uint8), cv2.IMREAD_COLOR).shape
@@ -170,7 +172,8 @@ def preview(data: bytes, min_side: int = WORK_MIN_SIDE, quality: int = 85) -> by
     header = header_info(data)
     if reduction(header.width, header.height, min_side) == 1 and header.orientation == 1:
         return None
-    pixels, _, _ = load_photo(data, min_side)
+    if pixels is None or max(pixels.shape[:2]) >= 2 * min_side:
+        pixels, _, _ = load_photo(data, min_side)
     ok, encoded = cv2.imencode(".jpg", pixels, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:  # pragma: no cover - OpenCV encodes any decoded BGR image
         raise ImageError("the photo could not be encoded again; send a smaller photo")

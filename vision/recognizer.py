@@ -14,7 +14,7 @@ import functools
 import math
 from importlib import resources
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -191,6 +191,9 @@ class Recognition:
     set_aside: tuple[DetectedTile, ...] = ()
     """Boxes that look like tiles but are not read: unreadable and face down (no ink on the face) or mostly
     outside the photo.  They are not in ``tiles``; a warning counts them, so nothing goes unsaid."""
+    photo: np.ndarray | None = field(default=None, repr=False, compare=False)
+    """The photo as it was read (BGR, upright, at the working size): what the photo page shows under the boxes
+    (``vision.imageio.preview``) without decoding the upload again.  Not in :meth:`to_dict`."""
 
     @property
     def notation(self) -> str:
@@ -262,7 +265,7 @@ class Recognizer:
             scale = (width / pixels.shape[1], height / pixels.shape[0])
             tiles, aside = _scaled(tiles, scale, width, height), _scaled(aside, scale, width, height)
         elapsed = round((time.perf_counter() - started) * 1000, 1)
-        return Recognition(tiles, warnings, elapsed, width, height, aside)
+        return Recognition(tiles, warnings, elapsed, width, height, aside, pixels)
 
     def find_tiles(self, pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Tile boxes (clipped to the image) and detector scores, overlapping duplicates removed.

@@ -417,14 +417,18 @@ def _image_size(data: bytes, recognition: Any) -> tuple[int, int]:
     return header.width, header.height
 
 
-def _image_url(data: bytes, mimetype: str) -> str:
+def _image_url(data: bytes, mimetype: str, recognition: Any = None) -> str:
     """The photo to draw the boxes on, as a data URL: the upload, or where it is large or turned by its EXIF tag the
-    photo as it was read (``vision.imageio.preview``: upright, working size), so a phone's 12 MP photo does not go
-    back over the Wi-Fi whole.  The page stretches it over the boxes' coordinates, those of the whole photo."""
+    photo as it was read (``vision.imageio.preview``: upright, working size, from the pixels the recogniser read where
+    it kept them), so a phone's 12 MP photo does not go back over the Wi-Fi whole.  The page stretches it over the
+    boxes' coordinates, those of the whole photo."""
+    import numpy as np
+
     from vision.imageio import preview
 
+    pixels = getattr(recognition, "photo", None)
     try:
-        smaller = preview(data)
+        smaller = preview(data, pixels=pixels if isinstance(pixels, np.ndarray) else None)
     except ValueError:  # read already; a fake recogniser in tests may take bytes the decoder refuses
         smaller = None
     if smaller is not None:
@@ -481,7 +485,7 @@ def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response
         height=height,
         label_px=max(14, round(max(width, height) / 30)),
         line_px=max(2, round(max(width, height) / 250)),
-        image_url=_image_url(data, mimetype),
+        image_url=_image_url(data, mimetype, recognition),
     )
     return render("photo.html", block="result", **context)
 
