@@ -176,6 +176,15 @@ def test_the_page_keeps_the_photo_and_takes_its_labels_when_the_host_keeps_photo
     assert [t["code"] for t in photo.tiles] == ["R7", "B13"]
 
 
+def test_the_picker_says_before_a_photo_is_taken_that_photos_are_kept(client: FlaskClient, app: Flask, table: str) -> None:
+    with client.session_transaction() as session:
+        session["pins"] = {table: True}
+    assert "data-keeps-photos" not in client.get(f"/t/{table}/win").text
+    app.config["KEEP_PHOTOS"] = True
+    page = client.get(f"/t/{table}/win").text
+    assert "data-keeps-photos" in page and "Photos taken here are kept on the computer running the app" in page
+
+
 def test_photos_are_not_kept_unless_the_host_says_so(client: FlaskClient, app: Flask, table: str) -> None:
     app.extensions["recognizer"] = Reader(Seen("R7", (10, 10, 40, 60)))
     data = _jpeg()
