@@ -33,7 +33,7 @@ from real_photos import add_photos_argument, load_photos, split_photos, use_phot
 from vision import Recognizer  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
 from vision.postprocess import box_iou, reading_order  # noqa: E402
-from vision.recognizer import GLARE_MESSAGE, LOW_CONFIDENCE, MODELS_DIR, blown_out, under_glare  # noqa: E402
+from vision.recognizer import BLUR_MESSAGE, GLARE_MESSAGE, LOW_CONFIDENCE, MODELS_DIR, blown_out, under_glare  # noqa: E402
 
 
 def match(truth: list[tuple[str, tuple[float, ...]]], found: list[tuple[str, tuple[int, ...], float]],
@@ -117,6 +117,7 @@ def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool, thres
     truths = found_total = matched = correct = exact = on_truth_right = flagged_wrong = flagged_right = boxed_total = 0
     upside_known = upside_right = sure = sure_wrong = sure_extra = 0
     glare_warned = glare_missed = glare_missed_warned = glare_exact = 0
+    blur_warned = blur_truths = blur_right = 0
     colour_table: Counter[tuple[str, str]] = Counter()
     number_table: Counter[tuple[str, str]] = Counter()
     per_colour: Counter[tuple[str, str]] = Counter()
@@ -156,6 +157,8 @@ def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool, thres
         glare_missed += missed_under_glare
         glare_missed_warned += missed_under_glare and warned
         glare_exact += warned and right == len(sample.tiles) == len(found)
+        if BLUR_MESSAGE in result.warnings:
+            blur_warned, blur_truths, blur_right = blur_warned + 1, blur_truths + len(sample.tiles), blur_right + right
         for t, (want, _) in enumerate(sample.tiles):
             per_colour[(_colour(want), "all")] += 1
             if t not in matched_truth:
@@ -201,6 +204,8 @@ def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool, thres
           f"part of a tile) | {sure_extra} |")
     print(f"| glare warned: photos / of those with a tile missed under glare (half its box blown out) / of those read "
           f"exactly | {glare_warned} / {glare_missed_warned} of {glare_missed} / {glare_exact} of {exact} |")
+    print(f"| blur warned: photos / their tiles read right | {blur_warned} / {blur_right / max(blur_truths, 1):.1%} "
+          f"({blur_right}/{blur_truths}) |")
     if upside_known:
         print(f"| upside down told right (detected tiles) | {upside_right / upside_known:.1%} ({upside_right}/{upside_known}) |")
     for threshold in thresholds:
@@ -275,6 +280,28 @@ def _larger(scale: float, then: Callable[[np.ndarray], np.ndarray] | None) -> Ca
         return then(out) if then is not None else out
 
     return larger
+
+
+def _shaken(length: float, then: Callable[[np.ndarray], np.ndarray] | None) -> Callable[[np.ndarray], np.ndarray]:
+    """A photo taken with a moving hand (a long exposure in a dim room): smeared along a straight line ``length`` times
+    the photo's long side / 1,000 pixels long, at an angle drawn from the photo, and saved again as a JPEG of quality
+    85, then changed by ``then`` if given (4: a 960-px render smeared 4 px, about a twentieth of a tile's width)."""
+
+    def shaken(pixels: np.ndarray) -> np.ndarray:
+        pixels_long = max(1.0, length * max(pixels.shape[:2]) / 1000)
+        size = int(np.ceil(pixels_long)) | 1
+        kernel = np.zeros((size, size), np.float32)
+        angle = _photo_rng(pixels).uniform(0, np.pi)
+        centre = size // 2
+        for t in np.linspace(-pixels_long / 2, pixels_long / 2, 4 * size):
+            x, y = centre + t * np.cos(angle), centre + t * np.sin(angle)
+            kernel[min(max(round(y), 0), size - 1), min(max(round(x), 0), size - 1)] += 1
+        out = cv2.filter2D(pixels, -1, kernel / kernel.sum(), borderType=cv2.BORDER_REFLECT)
+        _, encoded = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, 85])
+        out = cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+        return then(out) if then is not None else out
+
+    return shaken
 
 
 def _farther(pad: float, then: Callable[[np.ndarray], np.ndarray] | None) -> Callable[[np.ndarray], np.ndarray]:
@@ -408,6 +435,12 @@ def main() -> None:
     parser.add_argument("--farther", type=float, default=0.0, metavar="PAD",
                         help="stress test: every photo taken from farther away, the scene PAD times its size larger on "
                              "each side (0.5: the rack half as wide in the photo, 1.0: a third), in its edges' colour")
+    parser.add_argument("--shake", type=float, default=0.0, metavar="LENGTH",
+                        help="stress test: every photo smeared along a line LENGTH thousandths of its long side long, "
+                             "at an angle drawn from the photo, as a hand moving in a long exposure takes it (4: a "
+                             "960-px photo smeared 4 px)")
+    parser.add_argument("--no-blur-check", action="store_true",
+                        help="leave out the check for a blurred photo (vision.recognizer BLURRED_BELOW, BLURRED_SURE_FROM)")
     parser.add_argument("--no-far-shots", action="store_true",
                         help="leave out the second look of the detector at a far shot's tiles (vision.recognizer FEW_TILES, ZOOM_FROM)")
     parser.add_argument("--no-reduce", action="store_true",
@@ -423,6 +456,8 @@ def main() -> None:
     for name in ("faint_colours", "darker", "smaller", "larger"):
         if not getattr(args, name) > 0:
             parser.error(f"--{name.replace('_', '-')} {getattr(args, name)}: give a share above 0 (1 leaves the photos as they are)")
+    if args.shake < 0:
+        parser.error(f"--shake {args.shake}: give a length of 0 or more")
     if args.farther and (args.farther < 0 or args.halves is not None):
         parser.error(f"--farther {args.farther}: give a share above 0, and no --halves with it")
     if args.halves is not None and not 0.5 <= args.halves < 1:
@@ -431,12 +466,14 @@ def main() -> None:
     recognizer = Recognizer(args.models, turns=args.turns, rack_prior=not args.no_rack_prior,
                             read_numbers=not args.no_number_reader, check_ink=not args.no_ink_check,
                             fill_rows=not args.no_row_gaps, strengthen=not args.no_strengthen, reduce=not args.no_reduce,
-                            far_shots=not args.no_far_shots)
+                            far_shots=not args.no_far_shots, check_blur=not args.no_blur_check)
     photo = _fainter(args.faint_colours, args.darker) if args.faint_colours < 1 or args.darker < 1 else None
     if args.smaller != 1:
         photo = _smaller(args.smaller, photo)
     if args.larger != 1:
         photo = _larger(args.larger, photo)
+    if args.shake:
+        photo = _shaken(args.shake, photo)
     if args.farther:
         photo = _farther(args.farther, photo)
     if args.drop_boxes:

@@ -107,6 +107,17 @@ def test_faint_colours_are_said_and_the_retake_asks_for_light(client: FlaskClien
     assert "Fotoğraftaki renkler soluk" in _words(_photo(client, table))
 
 
+def test_a_blurred_photo_is_said_and_the_retake_asks_to_hold_the_phone_still(client: FlaskClient, app: Flask,
+                                                                              table: str) -> None:
+    from vision.recognizer import BLUR_MESSAGE
+    app.extensions["recognizer"] = Reader(*_row("R1 R2 R3 B5 Y5 K5", unsure=(0,)), warnings=(BLUR_MESSAGE,))
+    words = _words(_photo(client, table))
+    assert "The photo is blurred (the phone moved, or did not focus)" in words
+    assert "Retake holding the phone still" in words and "hold the phone closer" not in words
+    client.get("/lang?lang=tr&next=/")
+    assert "Fotoğraf bulanık" in _words(_photo(client, table))
+
+
 def test_small_tiles_are_said_on_the_tile_and_for_the_photo(client: FlaskClient, app: Flask, table: str) -> None:
     tiles = [Seen(code, box, 0.9, True, ("small in the photo",)) for code, box in
              [("R1", (10, 10, 30, 36)), ("R2", (30, 10, 50, 36)), ("R3", (50, 10, 70, 36))]]

@@ -129,6 +129,19 @@ GLARE_LEVEL = 250
 GLARE_SHARE = 0.5
 GLARE_WARNING = "washed out by glare"
 GLARE_MESSAGE = "glare washes out part of the tiles: tiles there may be misread or missed; tilt the phone or turn off the flash"
+# A blurred photo (issue 10, sixteenth round): a hand that moves in a long exposure, or a phone that did not focus.
+# Each tile's sharpness is 1 − its blur effect (Crété-Roffet et al., 2007: how little a 9-px box filter along a
+# line still smooths the face, drawn 64 px high), along the more blurred of its two axes; a photo whose median tile
+# is under BLURRED_BELOW says so (BLUR_MESSAGE) and its tiles are sure only from BLURRED_SURE_FROM.  Tiles under
+# BLUR_TILE_FROM px high are not measured (drawn larger they look blurred).  Chosen on the dev racks, as rendered and
+# smeared (scripts/eval_vision.py --shake): photos under 0.45 read 68-86 % right, the others 98 %; in them a sure
+# bar of 0.9 leaves 0 of 4 and 1 of 9 sure misreads (--shake 8, 12) for 60 more taps, and 3 more on the racks as
+# rendered.  Figures in models/README.md (sixteenth round).
+BLURRED_BELOW = 0.45
+BLURRED_SURE_FROM = 0.9
+BLUR_TILE_FROM = 40
+BLUR_SIDE = 64
+BLUR_MESSAGE = "blurred photo (the phone moved, or did not focus): hold the phone still and retake it"
 # A tile cut by the frame with less than this share of a typical tile's box inside the photo is
 # "mostly outside" (the renderer labels a tile when 60 % of its face is in the frame).
 IN_FRAME = 0.6
@@ -211,9 +224,10 @@ class Recognizer:
 
     def __init__(self, models_dir: Path = MODELS_DIR, threads: int = 2, turns: int = 4, rack_prior: bool = True,
                  read_numbers: bool = True, check_ink: bool = True, fill_rows: bool = True,
-                 strengthen: bool = True, reduce: bool = True, far_shots: bool = True) -> None:
+                 strengthen: bool = True, reduce: bool = True, far_shots: bool = True, check_blur: bool = True) -> None:
         self.turns = turns
         self.reduce = reduce
+        self.check_blur = check_blur
         self.far_shots = far_shots
         self.strengthen = strengthen
         self.rack_prior = rack_prior
@@ -255,12 +269,16 @@ class Recognizer:
         # run out of the photo (a 12 cut to its 2, an 11 to a 1 at the seam of a rack taken in halves).
         read = tuple(replace(tile, low_confidence=True) if share < CUT_SURE_FROM else tile
                      for tile, share in zip(read, inside))
+        blurred = self.check_blur and _sharpness(pixels, read) < BLURRED_BELOW
+        if blurred:
+            read = tuple(replace(tile, low_confidence=True) if tile.confidence < BLURRED_SURE_FROM else tile
+                         for tile in read)
         unread = [_set_aside(tile, share < IN_FRAME) for tile, share in zip(read, inside)]
         aside = tuple(tile for tile, out in zip(read, unread) if out)
         blown = blown_out(pixels)
         tiles = tuple(replace(tile, warnings=(*tile.warnings, GLARE_WARNING)) if under_glare(blown, tile.box) else tile
                       for tile, out in zip(read, unread) if not out)
-        warnings = _photo_warnings(tiles, aside, strengthened=strengthened, glare=_glare(blown, tiles))
+        warnings = _photo_warnings(tiles, aside, strengthened=strengthened, glare=_glare(blown, tiles), blurred=blurred)
         if (width, height) != (pixels.shape[1], pixels.shape[0]):
             scale = (width / pixels.shape[1], height / pixels.shape[0])
             tiles, aside = _scaled(tiles, scale, width, height), _scaled(aside, scale, width, height)
@@ -628,6 +646,43 @@ def _glare(blown: np.ndarray, tiles: tuple[DetectedTile, ...]) -> bool:
     return False
 
 
+def tile_sharpness(grey: np.ndarray, box: tuple[float, float, float, float]) -> float | None:
+    """How sharp a tile's face is, 0 (blurred) to 1: one minus its blur effect along the more blurred of the two axes
+    (the share of its neighbouring pixels' differences that a 9-px box filter along that axis leaves), the face drawn
+    ``BLUR_SIDE`` px high; ``None`` for a tile under ``BLUR_TILE_FROM`` px high or a face with no contrast.
+
+    >>> face = np.full((80, 60), 230, np.uint8); face[15:60, 25:35] = 30   # a dark stroke on an ivory face
+    >>> sharp = tile_sharpness(face, (0, 0, 60, 80)); smeared = tile_sharpness(cv2.blur(face, (9, 1)), (0, 0, 60, 80))
+    >>> sharp > 0.6 > BLURRED_BELOW > smeared, tile_sharpness(face, (0, 0, 30, 30))
+    (True, None)
+    """
+    x1, y1, x2, y2 = (int(round(v)) for v in box)
+    if y2 - y1 < BLUR_TILE_FROM:
+        return None
+    face = grey[max(y1, 0) : max(y2, 0), max(x1, 0) : max(x2, 0)]
+    if face.shape[0] < BLUR_TILE_FROM or face.shape[1] < 4:
+        return None
+    scale = BLUR_SIDE / face.shape[0]
+    face = cv2.resize(face, None, fx=scale, fy=scale,
+                      interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR).astype(np.float32)
+    blur = 0.0
+    for axis, kernel in ((1, (9, 1)), (0, (1, 9))):
+        smoothed = cv2.blur(face, kernel, borderType=cv2.BORDER_REFLECT)
+        before, after = np.abs(np.diff(face, axis=axis)), np.abs(np.diff(smoothed, axis=axis))
+        total = float(before.sum())
+        if total <= 0:
+            return None
+        blur = max(blur, 1 - float(np.maximum(before - after, 0).sum()) / total)
+    return 1 - blur
+
+
+def _sharpness(pixels: np.ndarray, tiles: tuple[DetectedTile, ...]) -> float:
+    """The photo's sharpness: its tiles' median :func:`tile_sharpness` (1 where no tile can be measured)."""
+    grey = cv2.cvtColor(pixels, cv2.COLOR_BGR2GRAY) if pixels.ndim == 3 else pixels
+    values = [v for v in (tile_sharpness(grey, tile.box) for tile in tiles) if v is not None]
+    return float(np.median(values)) if values else 1.0
+
+
 def _colourless(pixels: np.ndarray) -> bool:
     """Whether the photo shows no colour at all (greyscale), so no tile's colour can be read from it."""
     thumbnail = cv2.resize(pixels, (128, 96), interpolation=cv2.INTER_AREA).astype(np.int16)
@@ -656,7 +711,7 @@ def _set_aside(tile: DetectedTile, mostly_outside: bool) -> bool:
 
 
 def _photo_warnings(tiles: tuple[DetectedTile, ...], aside: tuple[DetectedTile, ...] = (),
-                    strengthened: bool = False, glare: bool = False) -> tuple[str, ...]:
+                    strengthened: bool = False, glare: bool = False, blurred: bool = False) -> tuple[str, ...]:
     if not tiles:
         return ("no tiles found: hold the camera closer, with the tiles face up and well lit",)
     warnings = []
@@ -674,6 +729,8 @@ def _photo_warnings(tiles: tuple[DetectedTile, ...], aside: tuple[DetectedTile, 
         warnings.append(f"{small} tile(s) small in the photo: hold the camera closer")
     if glare:
         warnings.append(GLARE_MESSAGE)
+    if blurred:
+        warnings.append(BLUR_MESSAGE)
     unsure = sum(tile.low_confidence for tile in tiles)
     if unsure:
         warnings.append(f"{unsure} tile(s) read with low confidence: please confirm them")

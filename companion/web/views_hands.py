@@ -591,6 +591,9 @@ def _retake_advice(recognition: Any, checks: PhotoCheck) -> str | None:
     if glare and (unsure * 3 >= len(tiles) or any(note.kind == "count" for note in checks.notes)):
         return _("Retake without the glare: tilt the phone a little, or turn off the flash, so that no tile shines "
                  "white.")
+    if any(str(w).startswith("blurred photo") for w in getattr(recognition, "warnings", ())):
+        return _("Retake holding the phone still (rest your elbows on the table) and let it focus on the rack: this "
+                 "photo is blurred.")
     faint = any(str(w).startswith("faint colours") for w in getattr(recognition, "warnings", ()))
     if faint and unsure * 3 >= len(tiles):
         return _("Retake in brighter light (a lamp over the table, no flash glare): the colours in this photo are faint.")

@@ -592,6 +592,9 @@ _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
     (re.compile(r"^glare washes out part of the tiles"),
      _l("Glare (a lamp or the flash) washes out part of the tiles: tiles there may be misread, or not found at all. "
         "Tilt the phone a little or turn off the flash, then retake.")),
+    (re.compile(r"^blurred photo"),
+     _l("The photo is blurred (the phone moved, or did not focus): tiles may be misread, so more of them ask for a tap. "
+        "Hold the phone still and retake it.")),
     (re.compile(r"^(?P<n>\d+) tile\(s\) read with low confidence"),
      _l("Tiles read with low confidence: %(n)s. Please confirm them.")),
     (re.compile(r"^(?P<n>\d+) tile\(s\) upside down"), _l("Tiles upside down: %(n)s.")),
