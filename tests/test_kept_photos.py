@@ -8,8 +8,6 @@ import csv
 import io
 import json
 import sys
-import types
-from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -21,26 +19,10 @@ from flask.testing import FlaskClient
 from companion.cli import main
 from companion.kept_photos import KeptPhotos, LabelError, kept_photos, photo_id
 from companion.store import TableStore
+from test_photo_page import Reader, Seen
 
 TOKEN = "test-token"
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@dataclass(frozen=True)
-class Seen:
-    tile: str
-    box: tuple[int, int, int, int]
-    confidence: float = 0.97
-    low_confidence: bool = False
-    warnings: tuple[str, ...] = ()
-
-
-class Reader:
-    def __init__(self, *tiles: Seen) -> None:
-        self.tiles = tiles
-
-    def recognize(self, data: bytes) -> object:
-        return types.SimpleNamespace(tiles=self.tiles, width=400, height=200, warnings=())
 
 
 def _jpeg(seed: int = 0) -> bytes:
