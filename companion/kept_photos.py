@@ -160,10 +160,7 @@ class KeptPhotos:
 
     def unlabelled(self) -> int:
         """Kept photos that no player used (the reader found nothing, or nobody tapped "Use these tiles")."""
-        labels = self.root / "labels"
-        return sum(1 for p in (self.root / "images").iterdir()
-                   if not p.name.startswith(".") and not (labels / f"{p.stem}.json").is_file()) \
-            if (self.root / "images").is_dir() else 0
+        return sum(not (self.root / "labels" / f"{p.stem}.json").is_file() for p in self._kept())
 
     def labelled(self) -> Iterator[Labelled]:
         """Every kept photo with labels, oldest first."""

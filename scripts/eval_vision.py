@@ -329,7 +329,8 @@ def _moved(samples: list[Sample], pad: float) -> list[Sample]:
     for s in samples:
         height, width = load_image(s.path).shape[:2]
         across, down = round(width * pad), round(height * pad)
-        tiles = tuple((tile, (x1 + across, y1 + down, x2 + across, y2 + down)) for tile, (x1, y1, x2, y2) in s.tiles)
+        tiles = tuple((tile, tuple(v + shift for v, shift in zip(box, (across, down, across, down))))
+                      for tile, box in s.tiles)  # a label without a box (a missed tile) stays without one
         moved.append(Sample(s.path, tiles, s.upside_down, s.columns))
     return moved
 
@@ -340,6 +341,10 @@ def _halves(samples: list[Sample], share: float) -> list[Sample]:
     inside a half is not labelled there (the renderers' rule for the frame)."""
     halves = []
     for sample in samples:
+        unboxed = [tile for tile, box in sample.tiles if not box]
+        if unboxed:
+            raise SystemExit(f"--halves: {sample.path.name} has a tile labelled without a box ({unboxed[0]}), so which "
+                             "half shows it is not known; give it a box in labels.csv, or leave out --halves")
         width = load_image(sample.path).shape[1]
         for start, end in ((0, round(width * share)), (round(width * (1 - share)), width)):
             kept = [k for k, (_, (x1, _, x2, _)) in enumerate(sample.tiles)

@@ -72,3 +72,18 @@ def test_a_label_without_a_box_is_a_tile_the_reader_missed(tmp_path: Path) -> No
     found = int(run.stdout.split("detection recall (IoU ≥ 0.5) | ")[1].split("(")[1].split("/")[0])
     assert found <= n and f"({found}/{n + 1})" in run.stdout
     assert "classifier alone on the labelled boxes | " in run.stdout and f"/{n}) |" in run.stdout
+
+
+def test_a_label_without_a_box_stays_without_one_farther_off_and_halves_refuse_it(tmp_path: Path) -> None:
+    import cv2
+    import numpy as np
+
+    sys.path.insert(0, str(SCRIPT.parent))
+    from eval_vision import Sample, _halves, _moved
+
+    cv2.imwrite(str(tmp_path / "rack.png"), np.zeros((100, 200, 3), np.uint8))
+    sample = Sample(tmp_path / "rack.png", (("R1", (10.0, 0.0, 60.0, 50.0)), ("K5", ())), None)
+    [moved] = _moved([sample], 0.5)
+    assert moved.tiles == (("R1", (110.0, 50.0, 160.0, 100.0)), ("K5", ()))
+    with pytest.raises(SystemExit, match=r"--halves: rack.png has a tile labelled without a box \(K5\)"):
+        _halves([sample], 0.6)

@@ -657,8 +657,6 @@ def tile_sharpness(grey: np.ndarray, box: tuple[float, float, float, float]) -> 
     (True, None)
     """
     x1, y1, x2, y2 = (int(round(v)) for v in box)
-    if y2 - y1 < BLUR_TILE_FROM:
-        return None
     face = grey[max(y1, 0) : max(y2, 0), max(x1, 0) : max(x2, 0)]
     if face.shape[0] < BLUR_TILE_FROM or face.shape[1] < 4:
         return None

@@ -422,13 +422,10 @@ def _image_url(data: bytes, mimetype: str, recognition: Any = None) -> str:
     photo as it was read (``vision.imageio.preview``: upright, working size, from the pixels the recogniser read where
     it kept them), so a phone's 12 MP photo does not go back over the Wi-Fi whole.  The page stretches it over the
     boxes' coordinates, those of the whole photo."""
-    import numpy as np
-
     from vision.imageio import preview
 
-    pixels = getattr(recognition, "photo", None)
     try:
-        smaller = preview(data, pixels=pixels if isinstance(pixels, np.ndarray) else None)
+        smaller = preview(data, pixels=getattr(recognition, "photo", None))
     except ValueError:  # read already; a fake recogniser in tests may take bytes the decoder refuses
         smaller = None
     if smaller is not None:
