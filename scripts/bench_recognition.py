@@ -62,9 +62,15 @@ def main() -> None:
     parser.add_argument("--phone", action="store_true",
                         help="time each photo as a phone sends it: enlarged to a 4032-px long side with a sensor's "
                              "noise, a JPEG of quality 92, read from its bytes at the working size and at full size")
+    parser.add_argument("--farther", type=float, default=0.0, metavar="PAD",
+                        help="with --phone: each photo taken from farther away first (eval_vision.py --farther: the "
+                             "scene PAD times its size larger on each side; 2.0: the rack a fifth of the photo's width), "
+                             "and also timed without the closer read of its small tiles")
     args = parser.parse_args()
+    if args.farther < 0 or (args.farther and not args.phone):
+        parser.error(f"--farther {args.farther}: give a share of 0 or more, with --phone")
     if args.phone:
-        phone(args.photos, args.runs, args.threads)
+        phone(args.photos, args.runs, args.threads, args.farther)
         return
     crop_macs = conv_macs(MODELS_DIR / "classifier.onnx", (1, 3, 48, 48))
     for threads in args.threads:
@@ -95,21 +101,29 @@ def main() -> None:
     if crop_macs:
         print(f"\nclassifier: {crop_macs / 1e6:.1f} M MACs a crop, × {Recognizer().turns} quarter turns a tile")
 
-def phone(photos: list[Path], runs: int, threads: list[int]) -> None:
-    """Median time of a whole 12 MP upload (decoding included), read at the working size and at full size."""
+def phone(photos: list[Path], runs: int, threads: list[int], farther: float = 0.0) -> None:
+    """Median time of a whole 12 MP upload (decoding included), read at the working size and at full size; with
+    ``farther``, each photo first taken from farther away, and also read without the closer read."""
     import cv2
     import numpy as np
+
+    from eval_vision import _farther
 
     uploads = []
     for photo in photos:
         pixels = load_image(photo)
+        if farther:
+            pixels = _farther(farther, None)(pixels)
         scale = 4032 / max(pixels.shape[:2])
         big = cv2.resize(pixels, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC).astype(np.float32)
         big += np.random.default_rng(0).normal(0.0, 4.0, big.shape).astype(np.float32)
         uploads.append((photo.name, big.shape[1], big.shape[0],
                         cv2.imencode(".jpg", np.clip(big, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()))
     for count in threads:
-        readers = {"working size": Recognizer(threads=count), "full size": Recognizer(threads=count, reduce=False)}
+        readers = {"working size": Recognizer(threads=count)}
+        if farther:
+            readers["without the closer read"] = Recognizer(threads=count, read_closer=False)
+        readers["full size"] = Recognizer(threads=count, reduce=False)
         print(f"\n## onnxruntime threads = {count}, photos as a phone sends them\n")
         print("| photo | size | upload | " + " | ".join(f"{name} median ms" for name in readers) + " | same tiles |")
         print("|---|---|---:|" + "---:|" * len(readers) + "---|")

@@ -448,6 +448,9 @@ def main() -> None:
                         help="leave out the check for a blurred photo (vision.recognizer BLURRED_BELOW, BLURRED_SURE_FROM)")
     parser.add_argument("--no-far-shots", action="store_true",
                         help="leave out the second look of the detector at a far shot's tiles (vision.recognizer FEW_TILES, ZOOM_FROM)")
+    parser.add_argument("--no-closer-read", action="store_true",
+                        help="leave out the second reading of a far shot's small tiles from the whole photo's pixels "
+                             "(vision.recognizer CLOSER_BELOW)")
     parser.add_argument("--no-reduce", action="store_true",
                         help="read large photos at their full size, not at the working size of vision.imageio.load_photo")
     parser.add_argument("--halves", type=float, default=None, metavar="SHARE",
@@ -471,7 +474,8 @@ def main() -> None:
     recognizer = Recognizer(args.models, turns=args.turns, rack_prior=not args.no_rack_prior,
                             read_numbers=not args.no_number_reader, check_ink=not args.no_ink_check,
                             fill_rows=not args.no_row_gaps, strengthen=not args.no_strengthen, reduce=not args.no_reduce,
-                            far_shots=not args.no_far_shots, check_blur=not args.no_blur_check)
+                            far_shots=not args.no_far_shots, check_blur=not args.no_blur_check,
+                            read_closer=not args.no_closer_read)
     photo = _fainter(args.faint_colours, args.darker) if args.faint_colours < 1 or args.darker < 1 else None
     if args.smaller != 1:
         photo = _smaller(args.smaller, photo)

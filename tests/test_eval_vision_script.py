@@ -1,5 +1,6 @@
 """scripts/eval_vision.py: a stress test it cannot run is refused with a clear message before it loads anything;
-halves split the labels; a label without a box counts as missed."""
+halves split the labels; a label without a box counts as missed; scripts/bench_recognition.py refuses a far shot
+it cannot take."""
 
 from __future__ import annotations
 
@@ -87,3 +88,12 @@ def test_a_label_without_a_box_stays_without_one_farther_off_and_halves_refuse_i
     assert moved.tiles == (("R1", (110.0, 50.0, 160.0, 100.0)), ("K5", ()))
     with pytest.raises(SystemExit, match=r"--halves: rack.png has a tile labelled without a box \(K5\)"):
         _halves([sample], 0.6)
+
+
+@pytest.mark.parametrize("arguments", [["--farther", "2"], ["--phone", "--farther", "-1"]])
+def test_the_benchmark_takes_a_far_shot_only_as_a_phone_sends_it(arguments: list[str]) -> None:
+    bench = SCRIPT.parent / "bench_recognition.py"
+    run = subprocess.run([sys.executable, str(bench), *arguments], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2
+    assert "give a share of 0 or more, with --phone" in run.stderr
+    assert "Traceback" not in run.stderr

@@ -3,7 +3,9 @@
 From a seat, a phone often takes the whole table's end: the tiles are then a fifth of the size the detector
 learnt at its first look, which barely sees them.  The detector looks again closer, and where even its largest
 size leaves the tiles too small, at the part of the photo they lie in.  ``scripts/eval_vision.py --farther 1.0``
-measures the same on the rendered racks.
+measures the same on the rendered racks.  On a phone's 12 MP photo, read at a working size, such a rack's tiles are
+small even there: the part of the whole photo they lie in is found and read again at full size (``--farther 2.0
+--larger 0.84``).
 """
 
 from __future__ import annotations
@@ -16,8 +18,10 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.recognizer as recognizer_module
 from vision import Recognizer
 from vision.postprocess import box_iou
+from vision.recognizer import CUT_WARNING, SMALL_WARNING, _part_of, _touches_frame
 from vision_labels import DATA, tile_boxes
 
 def _labels(image: str) -> list[tuple[str, np.ndarray]]:
@@ -66,3 +70,52 @@ def test_photos_whose_tiles_the_first_look_sees_are_read_as_before(recognizer: R
     for name in ("rack_front.jpg", "rack_tilted_dim.jpg", "rack_rotated.jpg", "real_rack_6.jpg", "real_table_16.jpg"):
         pixels = cv2.imread(str(DATA / name))
         assert recognizer.recognize(pixels).tiles == plain.recognize(pixels).tiles, name
+
+
+def _phone_far_shot(image: str, pad: float) -> tuple[bytes, float, int, int]:
+    """``image`` taken from farther away (:func:`_far`) as a phone's 12 MP JPEG (4032 px wide): its bytes, the scale
+    from the test photo to it, and where the test photo now starts in it."""
+    far, across, down = _far(image, pad)
+    scale = 4032 / max(far.shape[:2])
+    big = cv2.resize(far, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+    return cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes(), scale, across, down
+
+
+def test_a_far_rack_in_a_phone_photo_is_read_from_the_whole_photo(recognizer: Recognizer) -> None:
+    """The rack a fifth of a 12 MP photo's width: at the working size (2016 px) its tiles are under 32 px, so they
+    were all "small in the photo" and none sure; the part of the whole photo they lie in is read again at full size."""
+    labels = _labels("rack_tilted_teens.jpg")
+    data, scale, across, down = _phone_far_shot("rack_tilted_teens.jpg", 2.0)
+    result = recognizer.recognize(data)
+    assert (result.width, result.height) == (4032, 3024)
+    assert Counter(t.tile for t in result.tiles) == Counter(code for code, _ in labels)
+    assert not [t for t in result.tiles if SMALL_WARNING in t.warnings or CUT_WARNING in t.warnings]
+    assert sum(t.low_confidence for t in result.tiles) <= 1
+    found = np.array([t.box for t in result.tiles], np.float32)
+    for code, box in labels:
+        where = (box + [across, down, across, down]) * scale
+        assert box_iou(where, found).max() >= 0.5, f"{code} not boxed where it lies in the whole photo"
+    assert result.photo is not None and max(result.photo.shape[:2]) == 2016  # the page is sent the working size
+    before = Recognizer(read_closer=False).recognize(data)
+    assert sum(SMALL_WARNING in t.warnings for t in before.tiles) >= len(labels) // 2
+    assert sum(not t.low_confidence for t in before.tiles) < len(labels) // 2
+
+
+def test_a_phone_close_up_is_not_read_again(recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rack filling a 12 MP photo is read at the working size only: the whole photo is never decoded."""
+    data, _, _, _ = _phone_far_shot("rack_tilted_teens.jpg", 0.05)
+
+    def whole(*_: object) -> None:
+        raise AssertionError("the whole photo was decoded for a close-up")
+
+    monkeypatch.setattr(recognizer_module, "load_image", whole)
+    assert len(recognizer.recognize(data).tiles) == len(_labels("rack_tilted_teens.jpg"))
+
+
+def test_only_the_photos_own_edges_cut_a_tile() -> None:
+    """A tile at the edge of a part of the photo read on its own is not cut by the frame; at the photo's edge it is."""
+    box = np.array([0.0, 40.0, 30.0, 80.0])
+    assert _touches_frame(box, 400, 300)
+    assert not _touches_frame(box, 400, 300, (False, True, True, True))
+    part, place, frame = _part_of(np.zeros((300, 400, 3), np.uint8), (50, 0, 400, 200))
+    assert part.shape == (200, 350, 3) and place == (50, 0) and frame == (False, True, True, False)

@@ -1,7 +1,8 @@
 """The recogniser: photo → tiles in our notation, with boxes, confidences and warnings.
 
 Small pure stages around one stateless object holding the ONNX sessions (created once):
-load (EXIF, limits) → find tiles (centre-heatmap detector) → look for tiles it missed in the rows'
+load (EXIF, limits; a large photo at a working size) → find tiles (centre-heatmap detector; where a large photo's
+tiles lie in a part of it no larger than the working size, found again there at full size) → look for tiles it missed in the rows'
 gaps and past their ends (``vision.rack.row_gaps``) → crop → classify → read the numbers of tiles
 standing in a row (``vision.numerals``) → decode → reading order.
 Low confidence is reported, never hidden: such tiles carry ``low_confidence`` for the UI to confirm,
@@ -22,7 +23,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort  # type: ignore[import-untyped]
 
-from vision.imageio import WORK_MIN_SIDE, load_photo
+from vision.imageio import WORK_MIN_SIDE, load_image, load_photo
 from vision.ink import (BLUER_FLAG, BLUER_SWITCH, INK_MODEL, YELLOWER_FLAG, YELLOWER_FROM, InkColour, bluer_than_black,
                         colour_strength, face_patches, fuse_colour, ink_features, ink_hues, loose_frames,
                         strengthen_colours, yellower_than_red)
@@ -224,11 +225,13 @@ class Recognizer:
 
     def __init__(self, models_dir: Path = MODELS_DIR, threads: int = 2, turns: int = 4, rack_prior: bool = True,
                  read_numbers: bool = True, check_ink: bool = True, fill_rows: bool = True,
-                 strengthen: bool = True, reduce: bool = True, far_shots: bool = True, check_blur: bool = True) -> None:
+                 strengthen: bool = True, reduce: bool = True, far_shots: bool = True, check_blur: bool = True,
+                 read_closer: bool = True) -> None:
         self.turns = turns
         self.reduce = reduce
         self.check_blur = check_blur
         self.far_shots = far_shots
+        self.read_closer = read_closer
         self.strengthen = strengthen
         self.rack_prior = rack_prior
         self.fill_rows = fill_rows
@@ -257,12 +260,21 @@ class Recognizer:
         """Read every visible tile; raises :class:`vision.ImageError` for uploads that are not usable photos."""
         started = time.perf_counter()
         # A large photo is read at a working size (vision.imageio.WORK_MIN_SIDE), its boxes given in its own pixels.
-        pixels, width, height = load_photo(image, WORK_MIN_SIDE if self.reduce else 1 << 30)
-        boxes, scores = self.find_tiles(pixels)
+        photo, width, height = load_photo(image, WORK_MIN_SIDE if self.reduce else 1 << 30)
+        boxes, scores = self.find_tiles(photo)
+        pixels, place, frame = photo, None, (True, True, True, True)
+        if self.read_closer and width > photo.shape[1] and len(boxes):
+            # A far shot read at a working size: where the part of the whole photo its tiles lie in has no more pixels
+            # than the working size, the tiles are found and read again there, at the photo's full resolution.
+            ratio = width / photo.shape[1]
+            part = _part_box(boxes * ratio, _median_side(boxes) * ratio, width, height)
+            if (part[2] - part[0]) * (part[3] - part[1]) <= photo.shape[0] * photo.shape[1]:
+                pixels, place, frame = _part_of(load_image(image), part)
+                boxes, scores = self.find_tiles(pixels)
         gaps = self.fill_rows_gaps(pixels, boxes) if self.fill_rows else np.zeros((0, 4), np.float32)
         proposed = np.r_[np.zeros(len(boxes), bool), np.ones(len(gaps), bool)]
         boxes, scores = np.concatenate([boxes, gaps]), np.concatenate([scores, np.zeros(len(gaps), np.float32)])
-        read, strengthened = self._read_tiles(pixels, boxes, scores, proposed)
+        read, strengthened = self._read_tiles(pixels, boxes, scores, proposed, frame)
         read = _drop_twins(read)
         inside = _in_frame(read)
         # A tile cut by the frame that shows less of itself than a whole tile's box is never sure: its number may
@@ -279,11 +291,13 @@ class Recognizer:
         tiles = tuple(replace(tile, warnings=(*tile.warnings, GLARE_WARNING)) if under_glare(blown, tile.box) else tile
                       for tile, out in zip(read, unread) if not out)
         warnings = _photo_warnings(tiles, aside, strengthened=strengthened, glare=_glare(blown, tiles), blurred=blurred)
-        if (width, height) != (pixels.shape[1], pixels.shape[0]):
+        if place is not None:
+            tiles, aside = _shifted(tiles, place), _shifted(aside, place)
+        elif (width, height) != (pixels.shape[1], pixels.shape[0]):
             scale = (width / pixels.shape[1], height / pixels.shape[0])
             tiles, aside = _scaled(tiles, scale, width, height), _scaled(aside, scale, width, height)
         elapsed = round((time.perf_counter() - started) * 1000, 1)
-        return Recognition(tiles, warnings, elapsed, width, height, aside, pixels)
+        return Recognition(tiles, warnings, elapsed, width, height, aside, photo)
 
     def find_tiles(self, pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Tile boxes (clipped to the image) and detector scores, overlapping duplicates removed.
@@ -389,8 +403,11 @@ class Recognizer:
         return self._read_tiles(pixels, boxes, scores, proposed)[0]
 
     def _read_tiles(self, pixels: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
-                    proposed: np.ndarray | None = None) -> tuple[tuple[DetectedTile, ...], bool]:
-        """:meth:`read_tiles`, and whether the colours were read on the photo strengthened."""
+                    proposed: np.ndarray | None = None,
+                    frame: tuple[bool, bool, bool, bool] = (True, True, True, True)) -> tuple[tuple[DetectedTile, ...], bool]:
+        """:meth:`read_tiles`, and whether the colours were read on the photo strengthened.  ``frame``: which of
+        ``pixels``' edges (left, top, right, bottom) are the photo's frame, which cuts a tile touching it (a part of the
+        photo read on its own has edges that are not)."""
         if len(boxes) == 0:
             return (), False
         if proposed is None:
@@ -466,7 +483,7 @@ class Recognizer:
             upside_down = bool(turned[index] == 1) if np.isfinite(turned[index]) else bool(upsides[index][0] > 0.5)
             x1, y1, x2, y2 = (int(round(float(v))) for v in boxes[index])
             warnings = []
-            if _touches_frame(boxes[index], width, height):
+            if _touches_frame(boxes[index], width, height, frame):
                 warnings.append(CUT_WARNING)
             if small:
                 warnings.append(SMALL_WARNING)
@@ -548,9 +565,40 @@ def _short_side(box: np.ndarray) -> float:
     return float(min(box[2] - box[0], box[3] - box[1]))
 
 
-def _touches_frame(box: np.ndarray, width: int, height: int) -> bool:
+def _touches_frame(box: np.ndarray, width: int, height: int,
+                   frame: tuple[bool, bool, bool, bool] = (True, True, True, True)) -> bool:
+    """Whether ``box`` touches an edge of a ``width`` × ``height`` image that is the photo's ``frame`` (left, top,
+    right, bottom)."""
     margin = 0.004 * max(width, height) + 1
-    return bool(box[0] <= margin or box[1] <= margin or box[2] >= width - margin or box[3] >= height - margin)
+    left, top, right, bottom = frame
+    return bool((left and box[0] <= margin) or (top and box[1] <= margin) or (right and box[2] >= width - margin)
+                or (bottom and box[3] >= height - margin))
+
+
+def _part_box(boxes: np.ndarray, side: float, width: int, height: int) -> tuple[int, int, int, int]:
+    """The part (x1, y1, x2, y2) of a ``width`` × ``height`` photo that ``boxes`` lie in, with ``ZOOM_MARGIN`` times
+    the tiles' ``side`` around them, within the photo."""
+    left, top = np.maximum(np.floor(boxes[:, :2].min(0) - ZOOM_MARGIN * side), 0).astype(int)
+    right, bottom = np.minimum(np.ceil(boxes[:, 2:].max(0) + ZOOM_MARGIN * side), [width, height]).astype(int)
+    return int(left), int(top), int(right), int(bottom)
+
+
+def _part_of(whole: np.ndarray, part: tuple[int, int, int, int]
+             ) -> tuple[np.ndarray, tuple[int, int], tuple[bool, bool, bool, bool]]:
+    """The ``part`` (x1, y1, x2, y2) of the photo ``whole``; where its top left corner lies in the photo; and which of
+    its edges (left, top, right, bottom) are the photo's."""
+    left, top, right, bottom = part
+    height, width = whole.shape[:2]
+    return (whole[top:bottom, left:right], (left, top),
+            (left == 0, top == 0, right == width, bottom == height))
+
+
+def _shifted(tiles: tuple[DetectedTile, ...], place: tuple[int, int]) -> tuple[DetectedTile, ...]:
+    """``tiles`` found in a part of the photo whose top left corner is at ``place``, with their boxes in the photo's
+    pixels."""
+    dx, dy = place
+    return tuple(replace(tile, box=(tile.box[0] + dx, tile.box[1] + dy, tile.box[2] + dx, tile.box[3] + dy))
+                 for tile in tiles)
 
 
 def _drop_twins(tiles: tuple[DetectedTile, ...]) -> tuple[DetectedTile, ...]:
