@@ -65,7 +65,7 @@ def main() -> None:
     parser.add_argument("--farther", type=float, default=0.0, metavar="PAD",
                         help="with --phone: each photo taken from farther away first (eval_vision.py --farther: the "
                              "scene PAD times its size larger on each side; 2.0: the rack a fifth of the photo's width), "
-                             "and also timed without the closer read of its small tiles")
+                             "and also timed without the second reading of its tiles from the whole photo's pixels")
     args = parser.parse_args()
     if args.farther < 0 or (args.farther and not args.phone):
         parser.error(f"--farther {args.farther}: give a share of 0 or more, with --phone")
@@ -103,7 +103,8 @@ def main() -> None:
 
 def phone(photos: list[Path], runs: int, threads: list[int], farther: float = 0.0) -> None:
     """Median time of a whole 12 MP upload (decoding included), read at the working size and at full size; with
-    ``farther``, each photo first taken from farther away, and also read without the closer read."""
+    ``farther``, each photo first taken from farther away, and also read without the second reading of its
+    tiles from the whole photo's pixels (``Recognizer(read_closer=False)``)."""
     import cv2
     import numpy as np
 

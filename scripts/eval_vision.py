@@ -449,8 +449,8 @@ def main() -> None:
     parser.add_argument("--no-far-shots", action="store_true",
                         help="leave out the second look of the detector at a far shot's tiles (vision.recognizer FEW_TILES, ZOOM_FROM)")
     parser.add_argument("--no-closer-read", action="store_true",
-                        help="leave out the second reading of a far shot's small tiles from the whole photo's pixels "
-                             "(vision.recognizer CLOSER_BELOW)")
+                        help="leave out the second reading of a large photo's tiles from the whole photo's pixels "
+                             "where they lie in a part of it no larger than the working size (Recognizer read_closer)")
     parser.add_argument("--no-reduce", action="store_true",
                         help="read large photos at their full size, not at the working size of vision.imageio.load_photo")
     parser.add_argument("--halves", type=float, default=None, metavar="SHARE",

@@ -119,3 +119,21 @@ def test_only_the_photos_own_edges_cut_a_tile() -> None:
     assert not _touches_frame(box, 400, 300, (False, True, True, True))
     part, place, frame = _part_of(np.zeros((300, 400, 3), np.uint8), (50, 0, 400, 200))
     assert part.shape == (200, 350, 3) and place == (50, 0) and frame == (False, True, True, False)
+
+
+def test_a_part_that_shows_no_tile_leaves_the_working_size_reading() -> None:
+    """Where the whole photo's part finds no tile at all, the tiles read at the working size stand (flagged small),
+    never an empty reading."""
+    data, _, _, _ = _phone_far_shot("rack_tilted_teens.jpg", 2.0)
+    blind = Recognizer()
+    find_tiles, looks = blind.find_tiles, []
+
+    def first_look_only(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        looks.append(pixels.shape)
+        return find_tiles(pixels) if len(looks) == 1 else (np.zeros((0, 4), np.float32), np.zeros(0, np.float32))
+
+    blind.find_tiles = first_look_only  # type: ignore[method-assign]
+    result = blind.recognize(data)
+    assert len(looks) == 2 and max(looks[1][:2]) < max(looks[0][:2]) * 2  # the part was looked at, and found nothing
+    assert result.tiles == Recognizer(read_closer=False).recognize(data).tiles
+    assert result.tiles and all(SMALL_WARNING in t.warnings for t in result.tiles)

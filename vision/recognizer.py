@@ -269,8 +269,10 @@ class Recognizer:
             ratio = width / photo.shape[1]
             part = _part_box(boxes * ratio, _median_side(boxes) * ratio, width, height)
             if (part[2] - part[0]) * (part[3] - part[1]) <= photo.shape[0] * photo.shape[1]:
-                pixels, place, frame = _part_of(load_image(image), part)
-                boxes, scores = self.find_tiles(pixels)
+                closer, at, edges = _part_of(load_image(image), part)
+                found = self.find_tiles(closer)
+                if len(found[0]):  # a part that shows no tile at all leaves the working size's reading as it was
+                    pixels, place, frame, (boxes, scores) = closer, at, edges, found
         gaps = self.fill_rows_gaps(pixels, boxes) if self.fill_rows else np.zeros((0, 4), np.float32)
         proposed = np.r_[np.zeros(len(boxes), bool), np.ones(len(gaps), bool)]
         boxes, scores = np.concatenate([boxes, gaps]), np.concatenate([scores, np.zeros(len(gaps), np.float32)])
