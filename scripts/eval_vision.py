@@ -37,15 +37,20 @@ from vision.recognizer import BLUR_MESSAGE, GLARE_MESSAGE, LOW_CONFIDENCE, MODEL
 
 
 def match(truth: list[tuple[str, tuple[float, ...]]], found: list[tuple[str, tuple[int, ...], float]],
-          threshold: float = 0.5) -> list[tuple[int, int]]:
-    """Greedy one-to-one matches (truth index, found index) by IoU, most confident detections first."""
+          threshold: float = 0.5, wholes: tuple[tuple[float, ...], ...] | None = None) -> list[tuple[int, int]]:
+    """Greedy one-to-one matches (truth index, found index) by IoU, most confident detections first.  Where the
+    labels also give each tile's ``wholes`` (the box of all of it that shows: face, top and sides, as a 3-D render
+    knows it), a box matches a tile on the better of its two IoUs: a box around the whole tile has found it too."""
     if not truth or not found:
         return []
     truth_boxes = np.array([box or (0, 0, 0, 0) for _, box in truth], np.float32)  # no box: never matched
+    whole_boxes = None if wholes is None else np.array([box or (0, 0, 0, 0) for box in wholes], np.float32)
     taken: set[int] = set()
     pairs = []
     for f in sorted(range(len(found)), key=lambda i: -found[i][2]):
         ious = box_iou(np.array(found[f][1], np.float32), truth_boxes)
+        if whole_boxes is not None:
+            ious = np.maximum(ious, box_iou(np.array(found[f][1], np.float32), whole_boxes))
         for t in np.argsort(-ious):
             if ious[t] < threshold:
                 break
@@ -73,6 +78,8 @@ class Sample:
     upside_down: tuple[bool, ...] | None
     columns: tuple[int, int] | None = None
     """Only this part of the photo's width is read (pixels from, to): one of two halves (``--halves``)."""
+    wholes: tuple[tuple[float, ...], ...] | None = None
+    """Each tile's whole box (face, top and sides) where the labels give it (``render_racks_3d.py``)."""
 
 
 def real_samples() -> list[Sample]:
@@ -96,7 +103,9 @@ def synthetic_samples(directory: Path) -> list[Sample]:
         for row in csv.DictReader(handle):
             rows[row["image"]].append(row)
     return [Sample(directory / name, tuple((r["tile"], _box(r)) for r in group),
-                   tuple(r["upside_down"] == "1" for r in group) if "upside_down" in group[0] else None)
+                   tuple(r["upside_down"] == "1" for r in group) if "upside_down" in group[0] else None,
+                   wholes=tuple(_box({k: r[f"whole_{k}"] for k in ("x1", "y1", "x2", "y2")}) for r in group)
+                   if "whole_x1" in group[0] else None)
             for name, group in rows.items()]
 
 
@@ -139,7 +148,7 @@ def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool, thres
         result = recognizer.recognize(sample.path if photo is None and sample.columns is None else pixels)
         times.append(result.elapsed_ms)
         found = [(t.tile, t.box, t.confidence) for t in result.tiles]
-        pairs = match(list(sample.tiles), found)
+        pairs = match(list(sample.tiles), found, wholes=sample.wholes)
         right = sum(sample.tiles[t][0] == found[f][0] for t, f in pairs)
         matched_found = {f for _, f in pairs}
         sure_extra += sum(not tile.low_confidence for f, tile in enumerate(result.tiles) if f not in matched_found)
@@ -329,9 +338,11 @@ def _moved(samples: list[Sample], pad: float) -> list[Sample]:
     for s in samples:
         height, width = load_image(s.path).shape[:2]
         across, down = round(width * pad), round(height * pad)
-        tiles = tuple((tile, tuple(v + shift for v, shift in zip(box, (across, down, across, down))))
-                      for tile, box in s.tiles)  # a label without a box (a missed tile) stays without one
-        moved.append(Sample(s.path, tiles, s.upside_down, s.columns))
+        def shifted(box: tuple[float, ...]) -> tuple[float, ...]:
+            return tuple(v + shift for v, shift in zip(box, (across, down, across, down)))  # no box stays none
+        tiles = tuple((tile, shifted(box)) for tile, box in s.tiles)
+        wholes = None if s.wholes is None else tuple(shifted(box) for box in s.wholes)
+        moved.append(Sample(s.path, tiles, s.upside_down, s.columns, wholes))
     return moved
 
 
@@ -352,14 +363,17 @@ def _halves(samples: list[Sample], share: float) -> list[Sample]:
             tiles = tuple((tile, (max(x1, start) - start, y1, min(x2, end) - start, y2))
                           for tile, (x1, y1, x2, y2) in (sample.tiles[k] for k in kept))
             upside_down = None if sample.upside_down is None else tuple(sample.upside_down[k] for k in kept)
-            halves.append(Sample(sample.path, tiles, upside_down, (start, end)))
+            wholes = None if sample.wholes is None else tuple(
+                (max(x1, start) - start, y1, min(x2, end) - start, y2) for x1, y1, x2, y2 in (sample.wholes[k] for k in kept))
+            halves.append(Sample(sample.path, tiles, upside_down, (start, end), wholes))
     return halves
 
 
 def _scaled(samples: list[Sample], scale: float) -> list[Sample]:
     """``samples`` with their boxes scaled like the photos of :func:`_smaller`."""
     return [Sample(s.path, tuple((tile, tuple(v * scale for v in box)) for tile, box in s.tiles), s.upside_down,
-                   s.columns) for s in samples]
+                   s.columns, None if s.wholes is None else tuple(tuple(v * scale for v in box) for box in s.wholes))
+            for s in samples]
 
 
 def _weaken(recognizer: Recognizer, share: float) -> None:

@@ -97,3 +97,45 @@ def test_the_benchmark_takes_a_far_shot_only_as_a_phone_sends_it(arguments: list
     assert run.returncode == 2
     assert "give a share of 0 or more, with --phone" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+def test_a_box_around_the_whole_tile_finds_it_where_the_labels_give_the_whole(tmp_path: Path) -> None:
+    """A 3-D render labels a tile's face and all of it that shows (face, top and sides): a box around the whole
+    tile, whose IoU with the face alone is 0.36, has found it; without the whole box it has not.  The whole boxes
+    are read from labels.csv and moved with the photo."""
+    import cv2
+    import numpy as np
+
+    sys.path.insert(0, str(SCRIPT.parent))
+    from eval_vision import _moved, match, synthetic_samples
+
+    face, whole = (10.0, 40.0, 50.0, 80.0), (5.0, 0.0, 60.0, 80.0)
+    found = [("R1", (5, 0, 60, 80), 0.9)]
+    assert match([("R1", face)], found) == []
+    assert match([("R1", face)], found, wholes=(whole,)) == [(0, 0)]
+    assert match([("R1", face), ("K2", ())], found, wholes=(whole, ())) == [(0, 0)]
+    cv2.imwrite(str(tmp_path / "rack.png"), np.zeros((100, 200, 3), np.uint8))
+    (tmp_path / "labels.csv").write_text(
+        "image,tile,x1,y1,x2,y2,upside_down,style,whole_x1,whole_y1,whole_x2,whole_y2\n"
+        "rack.png,R1,10,40,50,80,0,tilted,5,0,60,80\n")
+    [sample] = synthetic_samples(tmp_path)
+    assert sample.tiles == (("R1", face),) and sample.wholes == (whole,)
+    [moved] = _moved([sample], 0.5)
+    assert moved.wholes == ((105.0, 50.0, 160.0, 130.0),)
+
+
+def test_the_3d_renderer_without_blender_says_what_it_needs(tmp_path: Path) -> None:
+    """scripts/render_racks_3d.py needs Blender as a Python module, which the project does not install: run without
+    it, it says how to get it, and writes nothing."""
+    try:
+        import bpy  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        pytest.skip("Blender's bpy is installed here")
+    script = SCRIPT.parent / "render_racks_3d.py"
+    run = subprocess.run([sys.executable, str(script), "--out", str(tmp_path / "out"), "--style", "tilted"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2
+    assert "needs Blender as a Python module" in run.stderr and "pip install bpy" in run.stderr
+    assert "Traceback" not in run.stderr and not (tmp_path / "out").exists()
