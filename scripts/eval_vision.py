@@ -461,8 +461,8 @@ def main() -> None:
     parser.add_argument("--no-blur-check", action="store_true",
                         help="leave out the check for a blurred photo (vision.recognizer BLURRED_BELOW, BLURRED_SURE_FROM)")
     parser.add_argument("--no-faint-bar", action="store_true",
-                        help="leave out the higher sure bar in a photo whose colours were strengthened "
-                             "(vision.recognizer FAINT_SURE_FROM)")
+                        help="leave out the higher bar on a sure colour in a photo whose colours were strengthened "
+                             "(vision.recognizer FAINT_COLOUR_SURE)")
     parser.add_argument("--no-far-shots", action="store_true",
                         help="leave out the second look of the detector at a far shot's tiles (vision.recognizer FEW_TILES, ZOOM_FROM)")
     parser.add_argument("--no-closer-read", action="store_true",

@@ -143,13 +143,14 @@ BLURRED_SURE_FROM = 0.9
 BLUR_TILE_FROM = 40
 BLUR_SIDE = 64
 BLUR_MESSAGE = "blurred photo (the phone moved, or did not focus): hold the phone still and retake it"
-# A photo whose colours were strengthened (FAINT_COLOURS_MESSAGE, issue 10, eighteenth round): its tiles are sure only
-# from FAINT_SURE_FROM.  Its colours are read on a photo whose inks were faint, and both looks at a colour (the
-# classifier's and the ink's) can then agree on the wrong one.  Chosen on the dev racks (seed 9101) and the racks
-# rendered in 3-D (scripts/render_racks_3d.py, tilted, seed 9801): their 4 sure misreads in such photos (all on the
-# 3-D racks) were read at 0.73-0.93; a bar of 0.95 leaves none of them, for 99 more taps on right tiles in those
-# photos.  Figures in models/README.md (eighteenth round).
-FAINT_SURE_FROM = 0.95
+# A photo whose colours were strengthened (FAINT_COLOURS_MESSAGE, issue 10, eighteenth round): a numbered tile there is
+# sure only where its colour is read at FAINT_COLOUR_SURE or more (the classifier's and the ink's looks together).
+# Both looks are taken on the strengthened inks and can agree on the wrong colour.  Chosen on the dev racks (seed
+# 9101) and the racks rendered in 3-D (scripts/render_racks_3d.py, tilted, seed 9801): of their 5 sure misreads, 4 lay
+# in such photos, all colours; this bar leaves 1 of the 5 for 15 more taps on right tiles (0.9: 2 for 8; a bar on the
+# tile's whole confidence at 0.95 also left 1, for 99 taps, and tripled the taps on photos all taken in dim light).
+# Figures in models/README.md (eighteenth round).
+FAINT_COLOUR_SURE = 0.95
 # A tile cut by the frame with less than this share of a typical tile's box inside the photo is
 # "mostly outside" (the renderer labels a tile when 60 % of its face is in the frame).
 IN_FRAME = 0.6
@@ -294,9 +295,6 @@ class Recognizer:
         blurred = self.check_blur and _sharpness(pixels, read) < BLURRED_BELOW
         if blurred:
             read = tuple(replace(tile, low_confidence=True) if tile.confidence < BLURRED_SURE_FROM else tile
-                         for tile in read)
-        if strengthened and self.faint_bar:
-            read = tuple(replace(tile, low_confidence=True) if tile.confidence < FAINT_SURE_FROM else tile
                          for tile in read)
         unread = [_set_aside(tile, share < IN_FRAME) for tile, share in zip(read, inside)]
         aside = tuple(tile for tile, out in zip(read, unread) if out)
@@ -486,6 +484,8 @@ class Recognizer:
             numbered = tile not in ("F", "J")
             small = _short_side(boxes[index]) < SMALL_TILE
             disagree = disagree or (numbered and (colour_flag or bool(no_number[index]) or colourless)) or small
+            if strengthened and self.faint_bar and numbered and float(np.max(colour)) < FAINT_COLOUR_SURE:
+                disagree = True  # a colour read on faint inks, strengthened: sure only when very sure
             confidence = round(confidence * (1 - float(kinds[index][none])), 4)
             if proposed[index]:
                 if confidence < GAP_CONFIDENCE:
