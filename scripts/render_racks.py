@@ -188,12 +188,7 @@ def render_face(tile: str, rng: random.Random, look: dict[str, object]) -> np.nd
     else:
         ink = _ink(tile[0], rng)
         text = tile[1:]
-        font = ImageFont.truetype(str(look["font"]), int(h * float(look["digit_size"])))  # type: ignore[arg-type]
-        left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
-        glyph = Image.new("L", (right - left + 8, bottom - top + 8), 0)
-        ImageDraw.Draw(glyph).text((4 - left, 4 - top), text, font=font, fill=255)
-        if float(look["bold"]) > 0:
-            glyph = glyph.filter(ImageFilter.MaxFilter(int(look["bold"])))  # type: ignore[arg-type]
+        glyph = numeral(text, look, h, int(look["bold"]))  # type: ignore[call-overload]
         limit = w * 0.9
         if glyph.width > limit:
             glyph = glyph.resize((int(limit), glyph.height))
@@ -212,6 +207,16 @@ def render_face(tile: str, rng: random.Random, look: dict[str, object]) -> np.nd
             draw.line((w * 0.35, y + glyph.height + 1, w * 0.65, y + glyph.height + 1), fill=ink, width=3)
     out = cv2.cvtColor(np.asarray(image), cv2.COLOR_RGB2BGR)
     return cv2.GaussianBlur(out, (0, 0), 0.6)
+
+
+def numeral(text: str, look: dict[str, object], face_height: int, bold: int) -> Image.Image:
+    """The numeral ``text`` as a mask ("L", 4 px of margin), in the set's font at its size for a face
+    ``face_height`` px high, thickened by a ``bold``-px maximum filter (0: as the font draws it)."""
+    font = ImageFont.truetype(str(look["font"]), int(face_height * float(look["digit_size"])))  # type: ignore[arg-type]
+    left, top, right, bottom = ImageDraw.Draw(Image.new("L", (1, 1))).textbbox((0, 0), text, font=font)
+    glyph = Image.new("L", (right - left + 8, bottom - top + 8), 0)
+    ImageDraw.Draw(glyph).text((4 - left, 4 - top), text, font=font, fill=255)
+    return glyph.filter(ImageFilter.MaxFilter(bold)) if bold > 0 else glyph
 
 
 def random_look(rng: random.Random) -> dict[str, object]:

@@ -57,7 +57,7 @@ except ImportError:
     raise SystemExit(2) from None
 import cv2
 import numpy as np
-from PIL import Image, ImageDraw, ImageFilter, ImageFont
+from PIL import Image, ImageDraw, ImageFilter
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import render_racks as flat  # noqa: E402
@@ -94,13 +94,8 @@ def face_texture(tile: str, rng: random.Random, look: dict[str, object], width: 
         return np.asarray(image), np.asarray(mask.convert("L"), np.float32) / 255 * 0.5
     ink = flat._ink(tile[0], rng)
     text = tile[1:]
-    font = ImageFont.truetype(str(look["font"]), int(h * float(look["digit_size"])))  # type: ignore[arg-type]
-    left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
-    glyph = Image.new("L", (right - left + 8, bottom - top + 8), 0)
-    ImageDraw.Draw(glyph).text((4 - left, 4 - top), text, font=font, fill=255)
-    if float(look["bold"]) > 0:
-        size = int(look["bold"]) * 2 - 1  # type: ignore[call-overload]
-        glyph = glyph.filter(ImageFilter.MaxFilter(size if size % 2 else size + 1))
+    bold = int(look["bold"]) * 2 - 1 if int(look["bold"]) else 0  # type: ignore[call-overload]  # the face is drawn larger
+    glyph = flat.numeral(text, look, h, bold)
     limit = w * 0.86
     if glyph.width > limit:
         glyph = glyph.resize((int(limit), glyph.height))
