@@ -414,6 +414,8 @@ def label_pass(placed: list[Placed], path: Path) -> tuple[np.ndarray, np.ndarray
     """Render each face-up tile in its own flat colours, its face (blue 128) and the rest of it (blue 64), all else
     black, one sample a pixel with no filter; returns two index images, the faces' and the whole tiles' (0: none;
     k: ``placed[k - 1]``)."""
+    if len(placed) > 63:
+        raise ValueError(f"{len(placed)} tiles: the label colours tell 63 apart")
     scene = bpy.context.scene
     scene.cycles.samples, scene.cycles.use_denoising = 1, False
     scene.cycles.pixel_filter_type = "BOX"
