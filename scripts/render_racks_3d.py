@@ -28,8 +28,9 @@ with OpenCV and Pillow, in its own environment::
     python3.11 -m venv ../bpyenv && ../bpyenv/bin/pip install bpy opencv-python-headless pillow
     ../bpyenv/bin/python scripts/render_racks_3d.py --out scripts/cache/racks3d-tilted --count 25 --seed 9801 --style tilted
 
-writes ``rack_0000.jpg`` … and ``labels.csv`` with ``render_racks.py``'s columns, for ``eval_vision.py --synthetic``.
-About 15 s a photo on 2 cores.
+writes ``rack_0000.jpg`` … and ``labels.csv`` with ``render_racks.py``'s columns plus the whole tile's box
+(``whole_x1`` … ``whole_y2``: face, top and sides), for ``eval_vision.py --synthetic``.  About 30 s a photo on 2 cores
+(24 samples); ``--labels-only`` writes labels.csv again from the same scenes in about 2 s a photo.
 """
 
 from __future__ import annotations
