@@ -360,20 +360,22 @@ def _halves(samples: list[Sample], share: float) -> list[Sample]:
         for start, end in ((0, round(width * share)), (round(width * (1 - share)), width)):
             kept = [k for k, (_, (x1, _, x2, _)) in enumerate(sample.tiles)
                     if max(0.0, min(x2, end) - max(x1, start)) >= 0.6 * max(x2 - x1, 1e-9)]
-            tiles = tuple((tile, (max(x1, start) - start, y1, min(x2, end) - start, y2))
-                          for tile, (x1, y1, x2, y2) in (sample.tiles[k] for k in kept))
+            def cut(box: tuple[float, ...]) -> tuple[float, ...]:
+                x1, y1, x2, y2 = box
+                return max(x1, start) - start, y1, min(x2, end) - start, y2
+            tiles = tuple((sample.tiles[k][0], cut(sample.tiles[k][1])) for k in kept)
             upside_down = None if sample.upside_down is None else tuple(sample.upside_down[k] for k in kept)
-            wholes = None if sample.wholes is None else tuple(
-                (max(x1, start) - start, y1, min(x2, end) - start, y2) for x1, y1, x2, y2 in (sample.wholes[k] for k in kept))
+            wholes = None if sample.wholes is None else tuple(cut(sample.wholes[k]) for k in kept)
             halves.append(Sample(sample.path, tiles, upside_down, (start, end), wholes))
     return halves
 
 
 def _scaled(samples: list[Sample], scale: float) -> list[Sample]:
     """``samples`` with their boxes scaled like the photos of :func:`_smaller`."""
-    return [Sample(s.path, tuple((tile, tuple(v * scale for v in box)) for tile, box in s.tiles), s.upside_down,
-                   s.columns, None if s.wholes is None else tuple(tuple(v * scale for v in box) for box in s.wholes))
-            for s in samples]
+    def scaled(box: tuple[float, ...]) -> tuple[float, ...]:
+        return tuple(v * scale for v in box)
+    return [Sample(s.path, tuple((tile, scaled(box)) for tile, box in s.tiles), s.upside_down, s.columns,
+                   None if s.wholes is None else tuple(scaled(box) for box in s.wholes)) for s in samples]
 
 
 def _weaken(recognizer: Recognizer, share: float) -> None:

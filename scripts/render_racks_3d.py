@@ -473,8 +473,7 @@ def finish(path: Path, rng: random.Random, mood: str) -> np.ndarray:
     out = srgb * 255
     noise = rng.uniform(1.5, 4.5) * (2.5 if mood == "dim" else 1)
     out += np.random.default_rng(rng.randrange(2**32)).normal(0, noise, out.shape).astype(np.float32)
-    image = out
-    _, encoded = cv2.imencode(".jpg", np.clip(image, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, rng.randint(80, 95)])
+    _, encoded = cv2.imencode(".jpg", np.clip(out, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, rng.randint(80, 95)])
     return cv2.imdecode(encoded, cv2.IMREAD_COLOR)
 
 
@@ -500,15 +499,16 @@ def render_photo(seed: int, style: str, folder: Path, samples: int, threads: int
     faces, wholes = label_pass(placed, folder / "ids.png")
     labels = []
     for k, tile in enumerate(placed, start=1):
-        if not tile.face_up:
-            continue
-        ys, xs = np.nonzero(faces == k)
-        if len(xs) < 0.6 * face_area(tile, camera) or len(xs) < 30:
-            continue
-        wy, wx = np.nonzero(wholes == k)
-        labels.append((tile.tile, (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)),
-                       (float(wx.min()), float(wy.min()), float(wx.max() + 1), float(wy.max() + 1)), tile.upside_down))
+        seen = faces == k
+        if tile.face_up and int(seen.sum()) >= max(0.6 * face_area(tile, camera), 30):
+            labels.append((tile.tile, _bounds(seen), _bounds(wholes == k), tile.upside_down))
     return image, labels
+
+
+def _bounds(mask: np.ndarray) -> tuple[float, float, float, float]:
+    """The box (x1, y1, x2, y2) around a mask's pixels."""
+    ys, xs = np.nonzero(mask)
+    return float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)
 
 
 def main() -> None:
@@ -526,6 +526,11 @@ def main() -> None:
     missing = flat.missing_fonts()
     if missing:
         parser.error(f"{len(missing)} font faces are missing: install them (apt-get install {flat.FONT_PACKAGES})")
+    names = [f"rack_{number:04d}.jpg" for number in range(args.start, args.start + args.count)]
+    unrendered = [name for name in names if not (args.out / name).is_file()]
+    if args.labels_only and unrendered:
+        parser.error(f"--labels-only: {args.out / unrendered[0]} is not there ({len(unrendered)} of {len(names)} photos "
+                     "missing): render the photos first, with the same --seed, --style, --start and --count")
     args.out.mkdir(parents=True, exist_ok=True)
     labels = args.out / "labels.csv"
     mode = "a" if args.start and labels.exists() else "w"
@@ -534,12 +539,11 @@ def main() -> None:
         writer = csv.writer(handle)
         if mode == "w":
             writer.writerow(header)
-        for number in range(args.start, args.start + args.count):
+        for number, name in zip(range(args.start, args.start + args.count), names):
             folder = Path(scratch) / f"{number}"
             folder.mkdir()
             image, tiles = render_photo(args.seed * 100_003 + number, args.style, folder, args.samples, args.threads,
                                         photo=not args.labels_only)
-            name = f"rack_{number:04d}.jpg"
             if image is not None:
                 cv2.imwrite(str(args.out / name), image)
             for tile, box, whole, upside in tiles:
