@@ -108,13 +108,13 @@ def phone(photos: list[Path], runs: int, threads: list[int], farther: float = 0.
     import cv2
     import numpy as np
 
-    from eval_vision import _farther
+    from eval_vision import taken_farther
 
     uploads = []
     for photo in photos:
         pixels = load_image(photo)
         if farther:
-            pixels = _farther(farther, None)(pixels)
+            pixels = taken_farther(farther, None)(pixels)
         scale = 4032 / max(pixels.shape[:2])
         big = cv2.resize(pixels, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC).astype(np.float32)
         big += np.random.default_rng(0).normal(0.0, 4.0, big.shape).astype(np.float32)

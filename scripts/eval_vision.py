@@ -313,7 +313,7 @@ def _shaken(length: float, then: Callable[[np.ndarray], np.ndarray] | None) -> C
     return shaken
 
 
-def _farther(pad: float, then: Callable[[np.ndarray], np.ndarray] | None) -> Callable[[np.ndarray], np.ndarray]:
+def taken_farther(pad: float, then: Callable[[np.ndarray], np.ndarray] | None) -> Callable[[np.ndarray], np.ndarray]:
     """A photo taken from farther away, or with a wider lens: the scene ``pad`` times its width and height larger on
     each side, in the colour of its own edges with a camera's noise (0.5: the rack half as wide in the photo, 1.0: a
     third), then changed by ``then`` if given."""
@@ -333,7 +333,7 @@ def _farther(pad: float, then: Callable[[np.ndarray], np.ndarray] | None) -> Cal
 
 
 def _moved(samples: list[Sample], pad: float) -> list[Sample]:
-    """``samples`` with their boxes moved like the photos of :func:`_farther`."""
+    """``samples`` with their boxes moved like the photos of :func:`taken_farther`."""
     moved = []
     for s in samples:
         height, width = load_image(s.path).shape[:2]
@@ -504,7 +504,7 @@ def main() -> None:
     if args.shake:
         photo = _shaken(args.shake, photo)
     if args.farther:
-        photo = _farther(args.farther, photo)
+        photo = taken_farther(args.farther, photo)
     if args.drop_boxes:
         _weaken(recognizer, args.drop_boxes)
     if args.jitter_boxes:

@@ -31,11 +31,11 @@ def _labels(image: str) -> list[tuple[str, np.ndarray]]:
 def _far(image: str, pad: float) -> tuple[np.ndarray, int, int]:
     """The test photo ``image`` as ``eval_vision.py --farther pad`` takes it, and where the photo now starts."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
-    from eval_vision import _farther
+    from eval_vision import taken_farther
 
     pixels = cv2.imread(str(DATA / image))
     height, width = pixels.shape[:2]
-    return _farther(pad, None)(pixels), round(width * pad), round(height * pad)
+    return taken_farther(pad, None)(pixels), round(width * pad), round(height * pad)
 
 
 @pytest.fixture(scope="module")
