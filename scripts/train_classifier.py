@@ -11,6 +11,7 @@ upside-down head learns from synthetic crops only).  Resumes from ``scripts/cach
 from __future__ import annotations
 
 import argparse
+import csv
 import math
 import random
 import time
@@ -71,10 +72,14 @@ def _straddle_boxes(rng: random.Random, boxes: list[tuple[float, ...]], count: i
     return found
 
 
-def build_pools(seed: int, racks: bool = True) -> dict[str, list[tuple[np.ndarray, int, int, int]]]:
-    """Context crops (96×96 at twice the final margin) with (kind, colour, upside: 1/0/-1 unknown)."""
+def build_pools(seed: int, racks: bool = True, racks3d: tuple[Path, ...] = ()) -> dict[str, list[tuple[np.ndarray, int, int, int]]]:
+    """Context crops (96×96 at twice the final margin) with (kind, colour, upside: 1/0/-1 unknown).
+
+    ``racks3d`` names folders of racks rendered in 3-D (``scripts/render_racks_3d.py``): each tile is cropped
+    by its face box and again by its whole box (a detector finds either), into their own pool.
+    """
     rng = random.Random(seed)
-    pools: dict[str, list[tuple[np.ndarray, int, int, int]]] = {"real": [], "synthetic": [], "racks": [], "none": []}
+    pools: dict[str, list[tuple[np.ndarray, int, int, int]]] = {"real": [], "synthetic": [], "racks": [], "racks3d": [], "none": []}
     train, _ = split_photos(load_photos())
     for photo in train:
         image = cv2.imread(str(photo.path))
@@ -100,7 +105,31 @@ def build_pools(seed: int, racks: bool = True) -> dict[str, list[tuple[np.ndarra
             pools["racks"].append((square_crop(image, np.array(box), CONTEXT, CONTEXT_MARGIN), kind, colour, -1))
         for box in _background_boxes(rng, image, boxes, 2) + _straddle_boxes(rng, boxes, 2):
             pools["none"].append((square_crop(image, np.array(box), CONTEXT, CONTEXT_MARGIN), NONE, -1, -1))
+    for directory in racks3d:
+        if not (directory / "labels.csv").exists():
+            raise SystemExit(f"{directory} holds no labels.csv: render it first with scripts/render_racks_3d.py --out {directory}")
+        wholes = _whole_boxes(directory / "labels.csv")
+        for path, tiles in synthetic_scenes(directory):
+            image = cv2.imread(str(path))
+            boxes = [b for _, b, _ in tiles]
+            for tile, box, _ in tiles:
+                kind, colour = _labels(tile)
+                for crop_box in {box, wholes.get((path.name, box), box)}:
+                    pools["racks3d"].append((square_crop(image, np.array(crop_box), CONTEXT, CONTEXT_MARGIN), kind, colour, -1))
+            for box in _background_boxes(rng, image, boxes, 1) + _straddle_boxes(rng, boxes, 1):
+                pools["none"].append((square_crop(image, np.array(box), CONTEXT, CONTEXT_MARGIN), NONE, -1, -1))
     return pools
+
+
+def _whole_boxes(labels: Path) -> dict[tuple[str, tuple[float, ...]], tuple[float, ...]]:
+    """(photo, face box) → the whole tile's box, where the labels give one (``whole_x1`` …)."""
+    found: dict[tuple[str, tuple[float, ...]], tuple[float, ...]] = {}
+    with open(labels, newline="") as handle:
+        for row in csv.DictReader(handle):
+            if row.get("whole_x1"):
+                face = tuple(float(row[k]) for k in ("x1", "y1", "x2", "y2"))
+                found[(row["image"], face)] = tuple(float(row[k]) for k in ("whole_x1", "whole_y1", "whole_x2", "whole_y2"))
+    return found
 
 
 def augment(context: np.ndarray, upside: int, rng: random.Random, any_angle: bool) -> tuple[np.ndarray, int]:
@@ -125,16 +154,20 @@ def augment(context: np.ndarray, upside: int, rng: random.Random, any_angle: boo
     return np.clip(image, 0, 255).astype(np.uint8), upside
 
 
-def batch(pools: dict[str, list[tuple[np.ndarray, int, int, int]]], rng: random.Random, size: int) -> tuple[torch.Tensor, ...]:
+def batch(pools: dict[str, list[tuple[np.ndarray, int, int, int]]], rng: random.Random, size: int,
+          share3d: float = 0.0) -> tuple[torch.Tensor, ...]:
+    """``share3d`` of the batch comes from the 3-D racks' pool, taken out of the 2.5-D racks' share."""
     crops, kinds, colours, upsides = [], [], [], []
     for _ in range(size):
         roll = rng.random()
         if pools["racks"]:
-            source = "real" if roll < 0.38 else "synthetic" if roll < 0.53 else "racks" if roll < 0.88 else "none"
+            racks_end = 0.88 - (share3d if pools["racks3d"] else 0.0)
+            source = ("real" if roll < 0.38 else "synthetic" if roll < 0.53 else "racks" if roll < racks_end
+                      else "racks3d" if roll < 0.88 else "none")
         else:
             source = "real" if roll < 0.5 else "synthetic" if roll < 0.88 else "none"
         context, kind, colour, upside = rng.choice(pools[source])
-        crop, upside = augment(context, upside, rng, any_angle=source not in ("synthetic", "racks"))
+        crop, upside = augment(context, upside, rng, any_angle=source not in ("synthetic", "racks", "racks3d"))
         crops.append(crop)
         kinds.append(kind)
         colours.append(colour)
@@ -164,6 +197,9 @@ def main() -> None:
     parser.add_argument("--from-onnx", type=Path, help="fine-tune: start from these ONNX weights (e.g. models/classifier.onnx), norms frozen")
     parser.add_argument("--wide", action="store_true", help="the wide network (train_common.Classifier), trained from scratch")
     parser.add_argument("--no-racks", action="store_true", help="leave out the rack pool (scripts/render_racks.py)")
+    parser.add_argument("--racks3d", type=Path, nargs="+", default=[],
+                        help="folders of racks rendered in 3-D (scripts/render_racks_3d.py) to learn from as well")
+    parser.add_argument("--share3d", type=float, default=0.12, help="share of each batch drawn from --racks3d (default 0.12)")
     add_photos_argument(parser)
     args = parser.parse_args()
     if Classifier.is_wide(Path(args.checkpoint)) not in (None, args.wide):
@@ -172,14 +208,18 @@ def main() -> None:
     use_photos(args.photos)
     setup(args.seed, args.threads)
     started = time.time()
-    pools = build_pools(args.seed, racks=not args.no_racks)
+    if args.racks3d and args.no_racks:
+        raise SystemExit("--racks3d takes its share of the batch from the rack pool: leave out --no-racks")
+    if not 0 < args.share3d < 0.35:
+        raise SystemExit(f"--share3d {args.share3d}: give a share between 0 and 0.35 (it comes out of the racks' 0.35)")
+    pools = build_pools(args.seed, racks=not args.no_racks, racks3d=tuple(args.racks3d))
     print({k: len(v) for k, v in pools.items()}, f"pools built in {time.time() - started:.0f}s", flush=True)
     model = Classifier(wide=args.wide)
     if args.from_onnx:
         init_from_onnx(model, args.from_onnx, torch.zeros(2, 3, CROP_SIZE, CROP_SIZE))
     train(
         model,
-        batch=lambda rng: batch(pools, rng, args.batch),
+        batch=lambda rng: batch(pools, rng, args.batch, args.share3d),
         loss_of=loss_of,
         steps=args.steps,
         seed=args.seed,

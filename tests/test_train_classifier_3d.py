@@ -1,0 +1,86 @@
+"""scripts/train_classifier.py --racks3d: racks rendered in 3-D join the classifier's training as their own pool,
+each tile cropped by its face box and by its whole box; a folder without labels is refused with a clear message.
+
+The training scripts need the ``train`` extra (PyTorch): without it these tests are skipped.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+
+import train_classifier  # noqa: E402
+
+DATA = Path(__file__).resolve().parent / "data" / "vision"
+
+
+@pytest.fixture()
+def only_3d(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Leave out the real photos and the older renders, so the pools hold only what the 3-D folders give."""
+    original = train_classifier.synthetic_scenes
+    monkeypatch.setattr(train_classifier, "load_photos", lambda: [])
+    monkeypatch.setattr(train_classifier, "split_photos", lambda photos: ([], []))
+    monkeypatch.setattr(train_classifier, "synthetic_scenes",
+                        lambda directory=None: original(directory) if directory is not None and "3d" in directory.name else [])
+
+
+def _folder(tmp_path: Path, with_wholes: bool) -> Path:
+    folder = tmp_path / "racks3d-train"
+    folder.mkdir()
+    shutil.copy(DATA / "rack3d_tilted_faint.jpg", folder)
+    rows = (DATA / "racks3d.csv").read_text().splitlines()[1:4]
+    header = "image,tile,x1,y1,x2,y2,upside_down,style"
+    if with_wholes:
+        header += ",whole_x1,whole_y1,whole_x2,whole_y2"
+        rows = [row + "," + ",".join(f"{float(v) + d:.1f}" for v, d in zip(row.split(",")[2:6], (-4, -3, 6, 5)))
+                for row in rows]
+    (folder / "labels.csv").write_text("\n".join([header, *rows]) + "\n")
+    return folder
+
+
+def test_each_3d_tile_is_learnt_from_its_face_and_its_whole_box(tmp_path: Path, only_3d: None) -> None:
+    pools = train_classifier.build_pools(7, racks=False, racks3d=(_folder(tmp_path, with_wholes=True),))
+    assert len(pools["racks3d"]) == 6  # three tiles, two crops each
+    labels = [(kind, colour) for _, kind, colour, _ in pools["racks3d"]]
+    assert labels[0] == labels[1] == (train_classifier.KINDS.index("1"), train_classifier.COLOURS.index("B"))
+    assert all(upside == -1 for *_, upside in pools["racks3d"])  # up/down stays with the older renders
+    assert pools["none"]  # background and straddling boxes from the same photos
+
+
+def test_labels_without_whole_boxes_give_one_crop_a_tile(tmp_path: Path, only_3d: None) -> None:
+    pools = train_classifier.build_pools(7, racks=False, racks3d=(_folder(tmp_path, with_wholes=False),))
+    assert len(pools["racks3d"]) == 3
+
+
+def test_a_folder_never_rendered_is_refused(tmp_path: Path, only_3d: None) -> None:
+    with pytest.raises(SystemExit, match="render it first with scripts/render_racks_3d.py"):
+        train_classifier.build_pools(7, racks=False, racks3d=(tmp_path / "racks3d-missing",))
+
+
+def test_the_3d_share_comes_out_of_the_racks_share_and_nothing_else(monkeypatch: pytest.MonkeyPatch) -> None:
+    crop = (np.zeros((96, 96, 3), np.uint8), 0, 0, -1)
+    pools = {"real": [crop], "synthetic": [crop], "racks": [crop], "racks3d": [crop], "none": [crop]}
+    drawn: list[str] = []
+    original = random.Random.choice
+
+    def counting_choice(self: random.Random, seq: list) -> object:
+        for name, pool in pools.items():
+            if seq is pool:
+                drawn.append(name)
+        return original(self, seq)
+
+    monkeypatch.setattr(random.Random, "choice", counting_choice)
+    train_classifier.batch(pools, random.Random(3), 4000, share3d=0.12)
+    share = {name: drawn.count(name) / len(drawn) for name in pools}
+    assert share["racks3d"] == pytest.approx(0.12, abs=0.02)
+    assert share["racks"] == pytest.approx(0.23, abs=0.02)
+    assert share["real"] == pytest.approx(0.38, abs=0.02)
+    assert share["none"] == pytest.approx(0.12, abs=0.02)
