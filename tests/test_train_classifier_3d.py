@@ -17,7 +17,7 @@ import pytest
 pytest.importorskip("torch")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 
-import train_classifier  # noqa: E402
+import train_classifier
 
 DATA = Path(__file__).resolve().parent / "data" / "vision"
 
