@@ -72,11 +72,13 @@ def _straddle_boxes(rng: random.Random, boxes: list[tuple[float, ...]], count: i
     return found
 
 
-def build_pools(seed: int, racks: bool = True, racks3d: tuple[Path, ...] = ()) -> dict[str, list[tuple[np.ndarray, int, int, int]]]:
+def build_pools(seed: int, racks: bool = True, racks3d: tuple[Path, ...] = (),
+                colours3d: bool = True) -> dict[str, list[tuple[np.ndarray, int, int, int]]]:
     """Context crops (96×96 at twice the final margin) with (kind, colour, upside: 1/0/-1 unknown).
 
     ``racks3d`` names folders of racks rendered in 3-D (``scripts/render_racks_3d.py``): each tile is cropped
-    by its face box and again by its whole box (a detector finds either), into their own pool.
+    by its face box and again by its whole box (a detector finds either), into their own pool; without
+    ``colours3d`` their colours are left unlabelled, so they teach what a tile is and its number only.
     """
     rng = random.Random(seed)
     pools: dict[str, list[tuple[np.ndarray, int, int, int]]] = {"real": [], "synthetic": [], "racks": [], "racks3d": [], "none": []}
@@ -114,6 +116,7 @@ def build_pools(seed: int, racks: bool = True, racks3d: tuple[Path, ...] = ()) -
             boxes = [b for _, b, _ in tiles]
             for tile, box, _ in tiles:
                 kind, colour = _labels(tile)
+                colour = colour if colours3d else -1
                 for crop_box in {box, wholes.get((path.name, box), box)}:
                     pools["racks3d"].append((square_crop(image, np.array(crop_box), CONTEXT, CONTEXT_MARGIN), kind, colour, -1))
             for box in _background_boxes(rng, image, boxes, 1) + _straddle_boxes(rng, boxes, 1):
@@ -199,6 +202,8 @@ def main() -> None:
     parser.add_argument("--no-racks", action="store_true", help="leave out the rack pool (scripts/render_racks.py)")
     parser.add_argument("--racks3d", type=Path, nargs="+", default=[],
                         help="folders of racks rendered in 3-D (scripts/render_racks_3d.py) to learn from as well")
+    parser.add_argument("--no-colours3d", action="store_true",
+                        help="learn only what each --racks3d tile is and its number, not its colour")
     parser.add_argument("--share3d", type=float, default=0.12, help="share of each batch drawn from --racks3d (default 0.12)")
     add_photos_argument(parser)
     args = parser.parse_args()
@@ -212,7 +217,8 @@ def main() -> None:
         raise SystemExit("--racks3d takes its share of the batch from the rack pool: leave out --no-racks")
     if not 0 < args.share3d < 0.35:
         raise SystemExit(f"--share3d {args.share3d}: give a share between 0 and 0.35 (it comes out of the racks' 0.35)")
-    pools = build_pools(args.seed, racks=not args.no_racks, racks3d=tuple(args.racks3d))
+    pools = build_pools(args.seed, racks=not args.no_racks, racks3d=tuple(args.racks3d),
+                        colours3d=not args.no_colours3d)
     print({k: len(v) for k, v in pools.items()}, f"pools built in {time.time() - started:.0f}s", flush=True)
     model = Classifier(wide=args.wide)
     if args.from_onnx:

@@ -84,3 +84,9 @@ def test_the_3d_share_comes_out_of_the_racks_share_and_nothing_else(monkeypatch:
     assert share["racks"] == pytest.approx(0.23, abs=0.02)
     assert share["real"] == pytest.approx(0.38, abs=0.02)
     assert share["none"] == pytest.approx(0.12, abs=0.02)
+
+
+def test_without_colours_the_3d_tiles_teach_their_kind_only(tmp_path: Path, only_3d: None) -> None:
+    pools = train_classifier.build_pools(7, racks=False, racks3d=(_folder(tmp_path, with_wholes=True),), colours3d=False)
+    assert [kind for _, kind, _, _ in pools["racks3d"]][:2] == [train_classifier.KINDS.index("1")] * 2
+    assert all(colour == -1 for _, _, colour, _ in pools["racks3d"])
