@@ -3,7 +3,8 @@
     .venv/bin/python scripts/train_classifier.py --steps 4000 --threads 2
 
 Data: crops of the real training photos (the held-out photos of ``real_photos.split_photos`` are never
-used), crops of the synthetic pool (``scripts/render_tiles.py``) and background crops ("none").  Real
+used), crops of the synthetic pool (``scripts/render_tiles.py``), of the rack pool (``scripts/render_racks.py``),
+with ``--racks3d`` of racks rendered in 3-D (``scripts/render_racks_3d.py``), and background crops ("none").  Real
 crops are rotated at any angle (their identity does not change; their up/down is unknown, so the
 upside-down head learns from synthetic crops only).  Resumes from ``scripts/cache/classifier.pt``.
 """
