@@ -112,7 +112,11 @@ def build_pools(seed: int, racks: bool = True, racks3d: tuple[Path, ...] = (),
         if not (directory / "labels.csv").exists():
             raise SystemExit(f"{directory} holds no labels.csv: render it first with scripts/render_racks_3d.py --out {directory}")
         wholes = _whole_boxes(directory / "labels.csv")
-        for path, tiles in synthetic_scenes(directory):
+        scenes = synthetic_scenes(directory)
+        if not any(tiles for _, tiles in scenes):
+            raise SystemExit(f"{directory}: its labels.csv names no photo that is there: render the photos first "
+                             f"with scripts/render_racks_3d.py --out {directory}")
+        for path, tiles in scenes:
             image = cv2.imread(str(path))
             boxes = [b for _, b, _ in tiles]
             for tile, box, _ in tiles:
@@ -162,10 +166,10 @@ def batch(pools: dict[str, list[tuple[np.ndarray, int, int, int]]], rng: random.
           share3d: float = 0.0) -> tuple[torch.Tensor, ...]:
     """``share3d`` of the batch comes from the 3-D racks' pool, taken out of the 2.5-D racks' share."""
     crops, kinds, colours, upsides = [], [], [], []
+    racks_end = 0.88 - (share3d if pools["racks3d"] else 0.0)
     for _ in range(size):
         roll = rng.random()
         if pools["racks"]:
-            racks_end = 0.88 - (share3d if pools["racks3d"] else 0.0)
             source = ("real" if roll < 0.38 else "synthetic" if roll < 0.53 else "racks" if roll < racks_end
                       else "racks3d" if roll < 0.88 else "none")
         else:
@@ -208,16 +212,16 @@ def main() -> None:
     parser.add_argument("--share3d", type=float, default=0.12, help="share of each batch drawn from --racks3d (default 0.12)")
     add_photos_argument(parser)
     args = parser.parse_args()
+    if args.racks3d and args.no_racks:
+        parser.error("--racks3d takes its share of the batch from the rack pool: leave out --no-racks")
+    if not 0 < args.share3d < 0.35:
+        parser.error(f"--share3d {args.share3d}: give a share between 0 and 0.35 (it comes out of the racks' 0.35)")
     if Classifier.is_wide(Path(args.checkpoint)) not in (None, args.wide):
         raise SystemExit(f"{args.checkpoint} holds the {'narrow' if args.wide else 'wide'} network: "
                          f"{'leave out' if args.wide else 'add'} --wide to resume it, or name another --checkpoint")
     use_photos(args.photos)
     setup(args.seed, args.threads)
     started = time.time()
-    if args.racks3d and args.no_racks:
-        raise SystemExit("--racks3d takes its share of the batch from the rack pool: leave out --no-racks")
-    if not 0 < args.share3d < 0.35:
-        raise SystemExit(f"--share3d {args.share3d}: give a share between 0 and 0.35 (it comes out of the racks' 0.35)")
     pools = build_pools(args.seed, racks=not args.no_racks, racks3d=tuple(args.racks3d),
                         colours3d=not args.no_colours3d)
     print({k: len(v) for k, v in pools.items()}, f"pools built in {time.time() - started:.0f}s", flush=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -90,3 +91,24 @@ def test_without_colours_the_3d_tiles_teach_their_kind_only(tmp_path: Path, only
     pools = train_classifier.build_pools(7, racks=False, racks3d=(_folder(tmp_path, with_wholes=True),), colours3d=False)
     assert [kind for _, kind, _, _ in pools["racks3d"]][:2] == [train_classifier.KINDS.index("1")] * 2
     assert all(colour == -1 for _, _, colour, _ in pools["racks3d"])
+
+
+def test_a_folder_whose_photos_are_not_there_is_refused(tmp_path: Path, only_3d: None) -> None:
+    """Labels without their photos would leave the 3-D pool empty and train without it, silently."""
+    folder = _folder(tmp_path, with_wholes=True)
+    (folder / "rack3d_tilted_faint.jpg").unlink()
+    with pytest.raises(SystemExit, match="names no photo that is there"):
+        train_classifier.build_pools(7, racks=False, racks3d=(folder,))
+
+
+@pytest.mark.parametrize("options, message", [
+    (["--racks3d", "scripts/cache/racks3d-train-tilted", "--no-racks"], "leave out --no-racks"),
+    (["--share3d", "0.5"], "--share3d 0.5: give a share between 0 and 0.35"),
+    (["--share3d", "0"], "--share3d 0.0: give a share between 0 and 0.35"),
+])
+def test_options_that_cannot_work_are_refused_before_anything_loads(options: list[str], message: str) -> None:
+    script = Path(train_classifier.__file__)
+    run = subprocess.run([sys.executable, str(script), *options], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2
+    assert message in run.stderr
+    assert "Traceback" not in run.stderr
