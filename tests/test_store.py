@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 
 import pytest
 
 from companion.rules.errors import InvalidOptionError, InvalidTileError
-from companion.store import TABLE_ID_ALPHABET, NothingToRedo, NothingToUndo, TableNotFound, TableStore
+from companion.store import PIN_ITERATIONS, TABLE_ID_ALPHABET, NothingToRedo, NothingToUndo, TableNotFound, TableStore
 from companion.tables import InvalidEventError, InvalidTableError
 
 PLAYERS = ["Ali", "Can", "Deniz", "Ece"]
@@ -97,7 +98,13 @@ def test_pin_is_stored_salted_and_hashed(store, table_id):
     con = sqlite3.connect(store.path)
     hashes = [row[0] for row in con.execute("SELECT pin_hash FROM tables WHERE id IN (?, ?)", (table_id, other))]
     con.close()
-    assert all(h.startswith("pbkdf2_sha256$") and "1234" not in h.split("$", 2)[2] for h in hashes)
+    for stored in hashes:
+        scheme, iterations, salt, digest = stored.split("$")
+        assert scheme == "pbkdf2_sha256" and int(iterations) == PIN_ITERATIONS
+        # The PIN is never a field of its own: only a 16-byte salt and a 32-byte digest, both hex. (A random hex
+        # string may contain "1234" by chance, so the test checks the shape and the digest, not a substring.)
+        assert len(bytes.fromhex(salt)) == 16 and len(bytes.fromhex(digest)) == 32
+        assert digest == hashlib.pbkdf2_hmac("sha256", b"1234", bytes.fromhex(salt), int(iterations)).hex()
     assert hashes[0] != hashes[1]
 
 
