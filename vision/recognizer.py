@@ -24,9 +24,9 @@ import numpy as np
 import onnxruntime as ort  # type: ignore[import-untyped]
 
 from vision.imageio import WORK_MIN_SIDE, load_image, load_photo
-from vision.ink import (BLUER_FLAG, BLUER_SWITCH, INK_MODEL, YELLOWER_FLAG, YELLOWER_FROM, InkColour, bluer_than_black,
-                        colour_strength, face_patches, fuse_colour, ink_features, ink_hues, loose_frames,
-                        strengthen_colours, yellower_than_red)
+from vision.ink import (BLUER_FLAG, BLUER_SWITCH, INK_MODEL, NEAR_BLUES, YELLOWER_FLAG, YELLOWER_FROM, InkColour,
+                        bluer_than_black, colour_strength, face_patches, fuse_colour, ink_features, ink_hues,
+                        loose_frames, near_the_blues, strengthen_colours, yellower_than_red)
 from vision.numerals import NUMBERS, NumberReader, fuse_number, tile_frames
 from vision.postprocess import COLOURS, KINDS, box_iou, decode_detections, decode_tile, reading_order, suppress_overlaps
 from vision.preprocess import DETECT_LONG_SIDE, detector_input, tile_crops
@@ -462,6 +462,11 @@ class Recognizer:
             if bluer[index] <= -BLUER_SWITCH:
                 colour[[blue, black]] = colour[[black, blue]]
             fused[index] = (colour, True)
+        # Then a tile in a row read black whose ink lies as near the blues of the photo's rows as a blue's may (the
+        # reference here is the blues, not the other blacks: on a rack of navy blues the light greys, those read
+        # black are the most of the "blacks"): flagged, its reading left as it is.
+        for index in np.flatnonzero(near_the_blues(features, read_as == black, read_as == blue) < NEAR_BLUES):
+            fused[index] = (fused[index][0], True)
         # And a tile in a row read red whose ink's hue lies well towards yellow from the other reds' (a yellow-orange
         # the light greys towards red): flagged, its reading left as it is.  (A tile the blue check moved was read
         # black, never red, so the colours read before it serve here too.)
