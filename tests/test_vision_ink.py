@@ -283,6 +283,13 @@ def test_a_tile_read_black_but_bluer_than_the_blacks_is_flagged_or_read_blue(mon
         return shift
 
     monkeypatch.setattr(recognizer_module, "bluer_than_black", compared)
+    # Two blacks compared are too few to read one blue (BLUER_SWITCH_AMONG): both are flagged, both stay black.
+    after = Recognizer().recognize(DATA / "rack_front.jpg")
+    changed = [(old, new) for old, new in zip(plain.tiles, after.tiles) if old != new]
+    assert len(changed) == 2 and all(new.low_confidence for _, new in changed)
+    assert sorted(new.tile for _, new in changed) == ["K1", "K1"]
+    # Where enough were compared, the much bluer one is read blue.
+    monkeypatch.setattr(recognizer_module, "BLUER_SWITCH_AMONG", 1)
     after = Recognizer().recognize(DATA / "rack_front.jpg")
     changed = [(old, new) for old, new in zip(plain.tiles, after.tiles) if old != new]
     assert len(changed) == 2 and all(new.low_confidence for _, new in changed)

@@ -24,9 +24,9 @@ import numpy as np
 import onnxruntime as ort  # type: ignore[import-untyped]
 
 from vision.imageio import WORK_MIN_SIDE, load_image, load_photo
-from vision.ink import (BLUER_FLAG, BLUER_SWITCH, INK_MODEL, NEAR_BLUES, YELLOWER_FLAG, YELLOWER_FROM, InkColour,
-                        bluer_than_black, colour_strength, face_patches, fuse_colour, ink_features, ink_hues,
-                        loose_frames, near_the_blues, strengthen_colours, yellower_than_red)
+from vision.ink import (BLUER_FLAG, BLUER_SWITCH, BLUER_SWITCH_AMONG, INK_MODEL, NEAR_BLUES, YELLOWER_FLAG,
+                        YELLOWER_FROM, InkColour, bluer_than_black, colour_strength, face_patches, fuse_colour,
+                        ink_features, ink_hues, loose_frames, near_the_blues, strengthen_colours, yellower_than_red)
 from vision.numerals import NUMBERS, NumberReader, fuse_number, tile_frames
 from vision.postprocess import COLOURS, KINDS, box_iou, decode_detections, decode_tile, reading_order, suppress_overlaps
 from vision.preprocess import DETECT_LONG_SIDE, detector_input, tile_crops
@@ -449,7 +449,8 @@ class Recognizer:
                 blank = np.array([f is None for f in features]) & loose
         fused = [fuse_colour(colours[index], inks[index]) for index in range(len(boxes))]
         # A tile standing in a row read black whose ink is bluer than the other blacks in the photo's rows:
-        # flagged, and read blue where the gap is wide (its blue and black probabilities swapped).  Loose
+        # flagged, and read blue where the gap is wide and five blacks or more were compared (its blue and black
+        # probabilities swapped; with four, a black may lie far from the median of three others).  Loose
         # tiles are left out: each one's face is measured in its own outline, at its own angle and light.
         blue, black, red = COLOURS.index("B"), COLOURS.index("K"), COLOURS.index("R")
         # The colour each numbered tile standing in a row is read in (-1 for the others).
@@ -457,9 +458,10 @@ class Recognizer:
                             for kind, (colour, _) in zip(kinds, fused)])
         read_as[~np.isfinite(frames[:, 3])] = -1
         bluer = bluer_than_black(features, read_as == black)
+        switch = int(np.isfinite(bluer).sum()) > BLUER_SWITCH_AMONG  # enough blacks compared to read one blue
         for index in np.flatnonzero(bluer <= -BLUER_FLAG):
             colour = fused[index][0].copy()
-            if bluer[index] <= -BLUER_SWITCH:
+            if switch and bluer[index] <= -BLUER_SWITCH:
                 colour[[blue, black]] = colour[[black, blue]]
             fused[index] = (colour, True)
         # Then a tile in a row read black whose ink lies as near the blues of the photo's rows as a blue's may (the
