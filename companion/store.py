@@ -26,6 +26,7 @@ import random
 import secrets
 import sqlite3
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -65,6 +66,12 @@ TABLE_ID_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 """Table ids use letters and digits nobody confuses when reading them aloud (no 0/O, 1/I/L)."""
 TABLE_ID_LENGTH = 5
 PIN_ITERATIONS = 60_000
+LOCK_RETRIES = 5
+"""How often a BEGIN or COMMIT that SQLite failed with "locking protocol" (SQLITE_PROTOCOL: WAL's lock race lost many
+times over, as on a loaded machine; transient by SQLite's own account) is tried again, LOCK_PAUSE seconds apart,
+doubling, before the error is raised ("database is locked" has waited out the busy timeout already and is raised).  A COMMIT is tried again only while its transaction is still open, so
+nothing is written twice and nothing acknowledged is lost."""
+LOCK_PAUSE = 0.05
 MAX_CLIENT_ID = 64
 
 UNDO, REDO = "undo", "redo"
@@ -325,13 +332,31 @@ class TableStore:
                 f"the database {str(self.path)!r} is read-only: the tables can be read, nothing can be recorded; "
                 "make the data dir and the database writable by this user, then restart"
             )
-        self._con.execute("BEGIN IMMEDIATE")
+        self._locked("BEGIN IMMEDIATE")
         try:
             yield self._con
         except BaseException:
             self._con.execute("ROLLBACK")
             raise
-        self._con.execute("COMMIT")
+        self._locked("COMMIT")
+
+    def _locked(self, statement: str) -> None:
+        """``BEGIN IMMEDIATE`` or ``COMMIT``, tried again on a transient lock error (``LOCK_RETRIES``).  A COMMIT whose
+        transaction SQLite has closed is not retried: the error is raised and the caller's change was not recorded."""
+        pause = LOCK_PAUSE
+        for attempt in range(LOCK_RETRIES + 1):
+            try:
+                self._con.execute(statement)
+                return
+            except sqlite3.OperationalError as error:
+                transient = "locking protocol" in str(error)
+                still_open = statement != "COMMIT" or self._con.in_transaction
+                if not transient or not still_open or attempt == LOCK_RETRIES:
+                    if statement == "COMMIT" and self._con.in_transaction:
+                        self._con.execute("ROLLBACK")
+                    raise
+            time.sleep(pause)
+            pause *= 2
 
     @contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:

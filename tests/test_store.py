@@ -108,6 +108,47 @@ def test_pin_is_stored_salted_and_hashed(store, table_id):
     assert hashes[0] != hashes[1]
 
 
+class _LosesTheLockRace:
+    """The store's connection, whose ``statement`` fails with SQLITE_PROTOCOL the first ``times`` times (SQLite returns
+    it when a connection loses WAL's lock race many times over: rare, transient)."""
+
+    def __init__(self, con: sqlite3.Connection, statement: str, times: int) -> None:
+        self._con, self._statement, self.left = con, statement, times
+
+    def execute(self, sql: str, *args):
+        if sql == self._statement and self.left > 0:
+            self.left -= 1
+            raise sqlite3.OperationalError("locking protocol")
+        return self._con.execute(sql, *args)
+
+    def __getattr__(self, name: str):
+        return getattr(self._con, name)
+
+
+@pytest.mark.parametrize("statement", ["BEGIN IMMEDIATE", "COMMIT"])
+def test_a_lost_lock_race_is_tried_again_and_the_change_recorded_once(store, table_id, monkeypatch, statement):
+    monkeypatch.setattr("companion.store.LOCK_PAUSE", 0.001)
+    before = len(store.events(table_id))
+    store._con = _LosesTheLockRace(store._con, statement, 2)
+    assert rename(store, table_id, 0, "Ayşe")[0] == "Ayşe"
+    assert store._con.left == 0
+    assert len(store.events(table_id)) == before + 1
+
+
+def test_a_lock_race_lost_every_time_is_an_error_and_records_nothing(store, table_id, monkeypatch):
+    monkeypatch.setattr("companion.store.LOCK_PAUSE", 0.001)
+    before = store.events(table_id)
+    real = store._con
+    store._con = _LosesTheLockRace(real, "COMMIT", 100)
+    with pytest.raises(sqlite3.OperationalError, match="locking protocol"):
+        rename(store, table_id, 0, "Ayşe")
+    store._con = real
+    assert not real.in_transaction
+    assert store.events(table_id) == before
+    assert store.get(table_id).players == tuple(PLAYERS), "the state kept in memory is not the unrecorded change's"
+    assert rename(store, table_id, 0, "Ayşe")[0] == "Ayşe"
+
+
 def test_unknown_table(store):
     for call in (store.get, store.version, store.events):
         with pytest.raises(TableNotFound):
