@@ -69,8 +69,9 @@ PIN_ITERATIONS = 60_000
 LOCK_RETRIES = 5
 """How often a BEGIN or COMMIT that SQLite failed with "locking protocol" (SQLITE_PROTOCOL: WAL's lock race lost many
 times over, as on a loaded machine; transient by SQLite's own account) is tried again, LOCK_PAUSE seconds apart,
-doubling, before the error is raised ("database is locked" has waited out the busy timeout already and is raised).  A COMMIT is tried again only while its transaction is still open, so
-nothing is written twice and nothing acknowledged is lost."""
+doubling, before the error is raised ("database is locked" has waited out the busy timeout already and is raised).
+A COMMIT is tried again only while its transaction is still open, so nothing is written twice and nothing
+acknowledged is lost."""
 LOCK_PAUSE = 0.05
 MAX_CLIENT_ID = 64
 
