@@ -390,9 +390,7 @@ class Recognizer:
         """Detection in the part of the photo ``boxes`` lie in, with ``ZOOM_MARGIN`` times the tiles' ``side``
         around them, at ``scale`` (or as near it as ``RESCALED_LONG_SIDE`` allows), in the photo's pixels."""
         height, width = pixels.shape[:2]
-        left, top = np.maximum(boxes[:, :2].min(0) - ZOOM_MARGIN * side, 0).astype(int)
-        right, bottom = np.minimum(boxes[:, 2:].max(0) + ZOOM_MARGIN * side, [width, height]).astype(int)
-        part = pixels[top:bottom, left:right]
+        part, (left, top), _ = _part_of(pixels, _part_box(boxes, side, width, height))
         long_side = int(np.clip(max(part.shape[:2]) * scale, *RESCALED_LONG_SIDE))
         found, scores = self._detect(part, long_side)
         return found + np.array([left, top, left, top], np.float32), scores
