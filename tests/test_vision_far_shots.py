@@ -21,7 +21,7 @@ import pytest
 import vision.recognizer as recognizer_module
 from vision import Recognizer
 from vision.postprocess import box_iou
-from vision.recognizer import CUT_WARNING, SMALL_WARNING, _part_of, _touches_frame
+from vision.recognizer import CUT_WARNING, SMALL_WARNING, ZOOM_MARGIN, _part_box, _part_of, _touches_frame
 from vision_labels import DATA, tile_boxes
 
 def _labels(image: str) -> list[tuple[str, np.ndarray]]:
@@ -119,6 +119,35 @@ def test_only_the_photos_own_edges_cut_a_tile() -> None:
     assert not _touches_frame(box, 400, 300, (False, True, True, True))
     part, place, frame = _part_of(np.zeros((300, 400, 3), np.uint8), (50, 0, 400, 200))
     assert part.shape == (200, 350, 3) and place == (50, 0) and frame == (False, True, True, False)
+
+
+def test_the_part_looked_at_closer_holds_every_tile_with_room_around() -> None:
+    """The part of the photo a closer look reads: every box with ``ZOOM_MARGIN`` tile sides around it, rounded
+    outwards to whole pixels, within the photo."""
+    boxes = np.array([[100.4, 50.6, 110.2, 64.3], [140.7, 52.1, 150.9, 66.8]], np.float32)
+    assert _part_box(boxes, 10.0, 400, 300) == (70, 20, 181, 97)
+    assert _part_box(boxes, 40.0, 400, 300) == (0, 0, 271, 187)  # cut by the photo's left and top edges
+    assert _part_box(boxes, 100.0, 200, 150) == (0, 0, 200, 150)
+    left, top, right, bottom = _part_box(boxes, 3.3, 400, 300)
+    assert left <= boxes[:, 0].min() - ZOOM_MARGIN * 3.3 and right >= boxes[:, 2].max() + ZOOM_MARGIN * 3.3
+    assert top <= boxes[:, 1].min() - ZOOM_MARGIN * 3.3 and bottom >= boxes[:, 3].max() + ZOOM_MARGIN * 3.3
+
+
+def test_a_far_shots_closer_look_reads_that_part_and_places_its_boxes_in_the_photo(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A far shot's closer look (``_detect_around``) and the closer read of a large photo take the same part."""
+    pixels = np.zeros((300, 400, 3), np.uint8)
+    boxes = np.array([[100.4, 50.6, 110.2, 64.3], [140.7, 52.1, 150.9, 66.8]], np.float32)
+    recognizer, seen = Recognizer(), []
+
+    def detect(part: np.ndarray, long_side: int) -> tuple[np.ndarray, np.ndarray]:
+        seen.append(part.shape[:2])
+        return np.array([[1.0, 2.0, 11.0, 16.0]], np.float32), np.array([0.9], np.float32)
+
+    monkeypatch.setattr(recognizer, "_detect", detect)
+    found, scores = recognizer._detect_around(pixels, boxes, 10.0, 2.0)
+    assert seen == [(97 - 20, 181 - 70)]
+    assert found.tolist() == [[71.0, 22.0, 81.0, 36.0]] and scores.tolist() == pytest.approx([0.9])
 
 
 def test_a_part_that_shows_no_tile_leaves_the_working_size_reading() -> None:
