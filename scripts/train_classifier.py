@@ -23,7 +23,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from train_common import CACHE, COLOURS, KINDS, RACKS_DIR, Classifier, init_from_onnx, setup, synthetic_scenes, train
+from train_common import (CACHE, COLOURS, KINDS, RACKS_DIR, Classifier, init_from_onnx, racks_3d_scenes, setup,
+                          synthetic_scenes, train)
 from real_photos import add_photos_argument, backgrounds, load_photos, split_photos, use_photos
 from vision.postprocess import box_iou
 from vision.preprocess import CROP_MARGIN, CROP_SIZE, normalise, square_crop
@@ -109,13 +110,8 @@ def build_pools(seed: int, racks: bool = True, racks3d: tuple[Path, ...] = (),
         for box in _background_boxes(rng, image, boxes, 2) + _straddle_boxes(rng, boxes, 2):
             pools["none"].append((square_crop(image, np.array(box), CONTEXT, CONTEXT_MARGIN), NONE, -1, -1))
     for directory in racks3d:
-        if not (directory / "labels.csv").exists():
-            raise SystemExit(f"{directory} holds no labels.csv: render it first with scripts/render_racks_3d.py --out {directory}")
+        scenes = racks_3d_scenes(directory)
         wholes = _whole_boxes(directory / "labels.csv")
-        scenes = synthetic_scenes(directory)
-        if not any(tiles for _, tiles in scenes):
-            raise SystemExit(f"{directory}: its labels.csv names no photo that is there: render the photos first "
-                             f"with scripts/render_racks_3d.py --out {directory}")
         for path, tiles in scenes:
             image = cv2.imread(str(path))
             boxes = [b for _, b, _ in tiles]

@@ -140,6 +140,19 @@ def synthetic_scenes(directory: Path = SYNTHETIC_DIR) -> list[tuple[Path, list[t
     return [(directory / name, tiles[name]) for name in names if (directory / name).exists()]
 
 
+def racks_3d_scenes(directory: Path) -> list[tuple[Path, list[tuple[str, tuple[float, ...], bool]]]]:
+    """A folder of racks rendered in 3-D (``scripts/render_racks_3d.py``) as (image, tiles) pairs, each tile boxed
+    by its seen face; a folder never rendered, or whose labels name no photo that is there, is refused (training
+    without it would be silent)."""
+    if not (directory / "labels.csv").exists():
+        raise SystemExit(f"{directory} holds no labels.csv: render it first with scripts/render_racks_3d.py --out {directory}")
+    scenes = synthetic_scenes(directory)
+    if not any(tiles for _, tiles in scenes):
+        raise SystemExit(f"{directory}: its labels.csv names no photo that is there: render the photos first "
+                         f"with scripts/render_racks_3d.py --out {directory}")
+    return scenes
+
+
 def train(
     model: nn.Module,
     *,

@@ -4,7 +4,8 @@
 
 Each step draws 320×320 patches from the real training photos (never the held-out ones) and the
 synthetic pool, at scales around the inference scale (long side 512), with flips, quarter turns
-and photometric noise.  Resumes from ``scripts/cache/detector.pt``.
+and photometric noise; with ``--racks3d``, also from racks rendered in 3-D (``--share3d`` of each batch).
+Resumes from ``scripts/cache/detector.pt``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import cv2
 import numpy as np
 import torch
 
-from train_common import CACHE, RACKS_DIR, Detector, init_from_onnx, setup, synthetic_scenes, train
+from train_common import CACHE, RACKS_DIR, Detector, init_from_onnx, racks_3d_scenes, setup, synthetic_scenes, train
 from real_photos import add_photos_argument, backgrounds, load_photos, split_photos, use_photos
 from vision.preprocess import DETECT_LONG_SIDE, STRIDE, normalise
 
@@ -35,14 +36,18 @@ def _load(path: Path, boxes: list[tuple[float, ...]]) -> Sample:
     return image, np.array(boxes, np.float32).reshape(-1, 4) * scale
 
 
-def build_pools(racks: bool = True) -> dict[str, list[Sample]]:
+def build_pools(racks: bool = True, racks3d: tuple[Path, ...] = ()) -> dict[str, list[Sample]]:
+    """The training photos with their tiles' boxes, by pool.  ``racks3d`` names folders of racks rendered in 3-D
+    (``scripts/render_racks_3d.py``): a pool of their own, each tile boxed by its seen face, as labelled (a tile
+    under 60 % seen is not labelled, and is background here as in the rack pool)."""
     train, _ = split_photos(load_photos())
     real = [_load(photo.path, [box for _, box in photo.tiles]) for photo in train]
     real += [_load(path, []) for path in backgrounds()]
     synthetic = [_load(path, [box for _, box, _ in tiles]) for path, tiles in synthetic_scenes()]
     rack_photos = [_load(path, [box for _, box, _ in tiles]) for path, tiles in synthetic_scenes(RACKS_DIR)] if racks and (
         RACKS_DIR / "labels.csv").exists() else []
-    return {"real": real, "synthetic": synthetic, "racks": rack_photos}
+    built = [_load(path, [box for _, box, _ in tiles]) for directory in racks3d for path, tiles in racks_3d_scenes(directory)]
+    return {"real": real, "synthetic": synthetic, "racks": rack_photos, "racks3d": built}
 
 
 def _patch(sample: Sample, rng: random.Random) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -101,12 +106,16 @@ def _photometric(patch: np.ndarray, rng: random.Random) -> np.ndarray:
     return np.clip(image, 0, 255).astype(np.uint8)
 
 
-def batch(pools: dict[str, list[Sample]], rng: random.Random, size: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+def batch(pools: dict[str, list[Sample]], rng: random.Random, size: int,
+          share3d: float = 0.0) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """``size`` patches: 45 % real photos, 15 % older synthetic scenes, 40 % racks (60 % and 40 % without racks);
+    ``share3d`` of the batch from the 3-D racks' pool where there is one, taken out of the racks' share."""
     patches, targets, ignores = [], [], []
+    racks_end = 1.0 - (share3d if pools.get("racks3d") else 0.0)
     for _ in range(size):
         roll = rng.random()
         if pools["racks"]:
-            source = "real" if roll < 0.45 else "synthetic" if roll < 0.6 else "racks"
+            source = "real" if roll < 0.45 else "synthetic" if roll < 0.6 else "racks" if roll < racks_end else "racks3d"
         else:
             source = "real" if roll < 0.6 else "synthetic"
         sample = rng.choice(pools[source])
@@ -143,19 +152,26 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--from-onnx", type=Path, help="fine-tune: start from these ONNX weights (e.g. models/detector.onnx), norms frozen")
     parser.add_argument("--no-racks", action="store_true", help="leave out the rack pool (scripts/render_racks.py)")
+    parser.add_argument("--racks3d", type=Path, nargs="+", default=[],
+                        help="also learn from racks rendered in 3-D (scripts/render_racks_3d.py), these folders")
+    parser.add_argument("--share3d", type=float, default=0.15, help="share of each batch drawn from --racks3d (default 0.15)")
     add_photos_argument(parser)
     args = parser.parse_args()
+    if args.racks3d and args.no_racks:
+        parser.error("--racks3d takes its share of the batch from the rack pool: leave out --no-racks")
+    if not 0 < args.share3d < 0.4:
+        parser.error(f"--share3d {args.share3d}: give a share between 0 and 0.4 (it comes out of the racks' 0.4)")
     use_photos(args.photos)
     setup(args.seed, args.threads)
     started = time.time()
-    pools = build_pools(racks=not args.no_racks)
+    pools = build_pools(racks=not args.no_racks, racks3d=tuple(args.racks3d))
     print({k: len(v) for k, v in pools.items()}, f"pools built in {time.time() - started:.0f}s", flush=True)
     model = Detector()
     if args.from_onnx:
         init_from_onnx(model, args.from_onnx, torch.zeros(1, 3, 64, 64))
     train(
         model,
-        batch=lambda rng: batch(pools, rng, args.batch),
+        batch=lambda rng: batch(pools, rng, args.batch, args.share3d),
         loss_of=loss_of,
         steps=args.steps,
         seed=args.seed,
