@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -19,6 +18,7 @@ pytest.importorskip("torch")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 
 import train_classifier
+from training_draws import refusal, shares_drawn
 
 DATA = Path(__file__).resolve().parent / "data" / "vision"
 
@@ -69,18 +69,7 @@ def test_a_folder_never_rendered_is_refused(tmp_path: Path, only_3d: None) -> No
 def test_the_3d_share_comes_out_of_the_racks_share_and_nothing_else(monkeypatch: pytest.MonkeyPatch) -> None:
     crop = (np.zeros((96, 96, 3), np.uint8), 0, 0, -1)
     pools = {"real": [crop], "synthetic": [crop], "racks": [crop], "racks3d": [crop], "none": [crop]}
-    drawn: list[str] = []
-    original = random.Random.choice
-
-    def counting_choice(self: random.Random, seq: list) -> object:
-        for name, pool in pools.items():
-            if seq is pool:
-                drawn.append(name)
-        return original(self, seq)
-
-    monkeypatch.setattr(random.Random, "choice", counting_choice)
-    train_classifier.batch(pools, random.Random(3), 4000, share3d=0.12)
-    share = {name: drawn.count(name) / len(drawn) for name in pools}
+    share = shares_drawn(monkeypatch, pools, lambda: train_classifier.batch(pools, random.Random(3), 4000, share3d=0.12))
     assert share["racks3d"] == pytest.approx(0.12, abs=0.02)
     assert share["racks"] == pytest.approx(0.23, abs=0.02)
     assert share["real"] == pytest.approx(0.38, abs=0.02)
@@ -107,8 +96,4 @@ def test_a_folder_whose_photos_are_not_there_is_refused(tmp_path: Path, only_3d:
     (["--share3d", "0"], "--share3d 0.0: give a share between 0 and 0.35"),
 ])
 def test_options_that_cannot_work_are_refused_before_anything_loads(options: list[str], message: str) -> None:
-    script = Path(train_classifier.__file__)
-    run = subprocess.run([sys.executable, str(script), *options], capture_output=True, text=True, timeout=120)
-    assert run.returncode == 2
-    assert message in run.stderr
-    assert "Traceback" not in run.stderr
+    assert message in refusal(train_classifier.__file__, options)
