@@ -257,7 +257,7 @@ def test_an_unsure_reader_changes_nothing() -> None:
 
 @needs_reader
 def test_reader_confirms_the_rendered_rack(recognizer: Recognizer) -> None:
-    """On the rendered dim rack the reader agrees with the classifier: fewer right tiles flagged than
+    """On the rendered dim rack the reader agrees with the classifier: more tiles read right and sure than
     without it, and no tile read right without it is read wrong with it."""
     truth = RACKS["rack_tilted_dim.jpg"]
     plain = Recognizer(read_numbers=False).recognize(DATA / "rack_tilted_dim.jpg")
@@ -275,7 +275,7 @@ def test_reader_confirms_the_rendered_rack(recognizer: Recognizer) -> None:
     right_before, flagged_before = right_and_flagged(plain)
     right_after, flagged_after = right_and_flagged(fused)
     assert right_before <= right_after
-    assert flagged_after < flagged_before
+    assert len(right_after) - flagged_after > len(right_before) - flagged_before
 
 
 def _numbers_read(recognizer: Recognizer, image: str, labels: dict[str, list[tuple[str, list[float]]]],
