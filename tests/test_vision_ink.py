@@ -17,6 +17,7 @@ from vision import DetectedTile, Recognizer
 from vision.ink import (BLUER_FLAG, BLUER_SWITCH, INK_MODEL, NEAR_BLUES, YELLOWER_FLAG, YELLOWER_FROM, InkColour,
                         bluer_than_black, face_patches, fuse_colour, ink_features, ink_hues, loose_frames, near_the_blues,
                         yellower_than_red)
+from vision.ink import DARK_AS_BLACK, as_dark_as_the_blacks
 from vision.numerals import tile_frames
 from vision.postprocess import COLOURS, box_iou
 from vision.recognizer import (CUT_WARNING, FACE_DOWN_WARNING, IN_FRAME, MODELS_DIR, UNREADABLE_WARNING, _drop_twins,
@@ -426,3 +427,17 @@ def test_a_yellow_orange_the_light_greys_to_red_is_flagged_not_sure(monkeypatch:
     monkeypatch.setattr(recognizer_module, "yellower_than_red", lambda hues, red: np.full(len(hues), np.nan))
     without = Recognizer().recognize(faint)
     assert sorted(_sure_wrong(image, without.tiles)) == [("Y11", "R11"), ("Y5", "R5")]
+
+
+@pytest.mark.parametrize("light", [(1.0, 1.0, 1.0), (0.6, 0.5, 0.4), (0.45, 0.45, 0.55)])
+def test_a_black_tinted_towards_yellow_is_as_dark_as_the_photos_blacks(light: tuple[float, float, float]) -> None:
+    """Under one light the yellow-orange inks lie well above the photo's blacks in brightness, and a black ink tinted
+    warm (read yellow under a lamp) lies with the blacks: within ``DARK_AS_BLACK`` of their median."""
+    yellows = [_face((30, 160, 230), light), _face((20, 140, 215), light), _face((40, 175, 240), light)]
+    blacks = [_face((45, 45, 45), light), _face((38, 40, 42), light), _face((50, 48, 47), light)]
+    tinted = _face((38, 48, 60), light)
+    features = [ink_features(patch) for patch in [*yellows, *blacks, tinted]]
+    yellow = np.array([True] * 3 + [False] * 3 + [True])
+    gap = as_dark_as_the_blacks(features, yellow, ~yellow)
+    assert np.all(gap[:3] >= 4 * DARK_AS_BLACK), gap
+    assert gap[6] < DARK_AS_BLACK and np.isnan(gap[3:6]).all(), gap

@@ -72,6 +72,17 @@ YELLOWER_FROM = 10.0
 """… where its own hue is this far from red at least (a red's hue stays near 0 in any light)."""
 YELLOWER_AMONG = 3
 """The fewest other tiles read red a tile is compared with."""
+DARK_AS_BLACK = 0.05
+"""A tile read yellow whose ink's brightness lies less than this above the median of the photo's tiles read black is
+flagged (``as_dark_as_the_blacks``) …"""
+BLACKS_AMONG = 2
+"""… where at least this many tiles are read black."""
+DARKEST_YELLOW = 0.4
+"""In a photo whose colours were strengthened, a tile read yellow whose ink's brightness relative to its face is under
+this is flagged too: a warm lamp, strengthened, can read every black of a photo yellow and leave no blacks to compare
+with.  Measured on the renders as read, in strengthened photos: 1 of 313 yellows read yellow lie under it (3-D racks,
+seeds 9801, 9821, 9901, 9961 and 9971; none of 50 on the 2.5-D dev and check racks), and 4 of the 5 blacks read yellow
+and sure (one photo of seed 9801, 0.36-0.38; the others 0.48-0.56)."""
 # A photo's colours are strengthened when its coloured inks are faint (``colour_strength``): an ink's chroma
 # is its distance from the photo's blacks in (log R/G, log G/B); a tile's ink is coloured from COLOURED_FROM
 # (measured on the rendered racks as read: black inks 0.02-0.22, 10th-90th percentile; coloured 0.42-1.05, and
@@ -327,6 +338,44 @@ def yellower_than_red(hues: np.ndarray, red: np.ndarray) -> np.ndarray:
     [nan, nan, nan, nan, nan]
     """
     return _against_the_others(hues, red, YELLOWER_AMONG)
+
+
+def as_dark_as_the_blacks(features: list[np.ndarray | None], yellow: np.ndarray, black: np.ndarray) -> np.ndarray:
+    """For each tile read yellow: how far its ink's brightness relative to its face (``ink_features``' fourth number)
+    lies above the median of the photo's tiles read black (N; NaN for tiles not read yellow, with no ink measured, or
+    where fewer than ``BLACKS_AMONG`` blacks were measured).  Yellow-orange is the lightest ink and black the darkest;
+    a warm lamp can tint a black towards yellow, and strengthening the photo's colours tints it more, but it leaves the
+    ink as dark as the blacks beside it.  Measured on the renders as read, in photos with two blacks or more: the
+    yellow tiles read yellow and sure lie 0.07 or more above their photo's blacks (3-D racks, seeds 9961, 9971 and
+    9821: 283 tiles, 1 % within 0.13) and 0.04 or more (2.5-D dev and check racks: 372, 1 % within 0.14); a black
+    tile lies within 0.05 above the other blacks' median in four cases in five.
+
+    >>> ink = lambda brightness: np.array([0.5, 0.8, 1.3, brightness, 0.2])
+    >>> features = [ink(0.6), ink(0.62), ink(0.36), None, ink(0.4), ink(0.42)]
+    >>> yellow = np.array([True, True, True, True, False, False])
+    >>> black = np.array([False, False, False, False, True, True])
+    >>> as_dark_as_the_blacks(features, yellow, black).round(2).tolist()
+    [0.19, 0.21, -0.05, nan, nan, nan]
+    >>> as_dark_as_the_blacks(features, yellow, black & (np.arange(6) == 4)).round(2).tolist()  # one black: too few
+    [nan, nan, nan, nan, nan, nan]
+    """
+    brightness = ink_brightness(features)
+    blacks = brightness[np.asarray(black, bool) & np.isfinite(brightness)]
+    gap = np.full(len(features), np.nan)
+    if len(blacks) >= BLACKS_AMONG:
+        chosen = np.asarray(yellow, bool)
+        gap[chosen] = brightness[chosen] - float(np.median(blacks))
+    return gap
+
+
+def ink_brightness(features: list[np.ndarray | None]) -> np.ndarray:
+    """Each ink's mean brightness relative to its tile's face (``ink_features``' fourth number; NaN where no ink was
+    measured): the light's strength and colour cancel, the ink's own darkness stays.
+
+    >>> ink_brightness([np.array([0.5, 0.8, 1.3, 0.62, 0.2]), None]).tolist()
+    [0.62, nan]
+    """
+    return np.array([np.nan if f is None else float(f[3]) for f in features])
 
 
 def _blacks(vectors: np.ndarray) -> np.ndarray:
