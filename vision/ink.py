@@ -296,11 +296,17 @@ def near_the_blues(features: list[np.ndarray | None], black: np.ndarray, blue: n
     [nan, nan, nan, nan, nan, nan]
     """
     red_to_blue = np.array([np.nan if f is None else float(f[2]) for f in features])
-    blues = red_to_blue[np.asarray(blue, bool) & np.isfinite(red_to_blue)]
-    gap = np.full(len(features), np.nan)
-    if len(blues) >= BLUES_AMONG:
-        chosen = np.asarray(black, bool)
-        gap[chosen] = red_to_blue[chosen] - float(np.median(blues))
+    return _against_a_group(red_to_blue, black, blue, BLUES_AMONG)
+
+
+def _against_a_group(values: np.ndarray, chosen: np.ndarray, group: np.ndarray, among: int) -> np.ndarray:
+    """For each ``chosen`` tile: its value minus the median of the ``group`` tiles' finite values (NaN elsewhere, and
+    everywhere when fewer than ``among`` group tiles have a value)."""
+    reference = values[np.asarray(group, bool) & np.isfinite(values)]
+    gap = np.full(len(values), np.nan)
+    if len(reference) >= among:
+        picked = np.asarray(chosen, bool)
+        gap[picked] = values[picked] - float(np.median(reference))
     return gap
 
 
@@ -359,13 +365,7 @@ def as_dark_as_the_blacks(features: list[np.ndarray | None], yellow: np.ndarray,
     >>> as_dark_as_the_blacks(features, yellow, black & (np.arange(6) == 4)).round(2).tolist()  # one black: too few
     [nan, nan, nan, nan, nan, nan]
     """
-    brightness = ink_brightness(features)
-    blacks = brightness[np.asarray(black, bool) & np.isfinite(brightness)]
-    gap = np.full(len(features), np.nan)
-    if len(blacks) >= BLACKS_AMONG:
-        chosen = np.asarray(yellow, bool)
-        gap[chosen] = brightness[chosen] - float(np.median(blacks))
-    return gap
+    return _against_a_group(ink_brightness(features), yellow, black, BLACKS_AMONG)
 
 
 def ink_brightness(features: list[np.ndarray | None]) -> np.ndarray:
