@@ -17,7 +17,8 @@ from vision import DetectedTile, Recognizer
 from vision.ink import (BLUER_FLAG, BLUER_SWITCH, INK_MODEL, NEAR_BLUES, YELLOWER_FLAG, YELLOWER_FROM, InkColour,
                         bluer_than_black, face_patches, fuse_colour, ink_features, ink_hues, loose_frames, near_the_blues,
                         yellower_than_red)
-from vision.ink import DARK_AS_BLACK, as_dark_as_the_blacks
+from vision.ink import (DARK_AS_BLACK, DARK_AS_RED, GROUP_AMONG, GROUPS_APART, TOWARDS_YELLOW, as_dark_as_the_blacks,
+                        as_dark_as_the_reds, towards_the_yellows)
 from vision.numerals import tile_frames
 from vision.postprocess import COLOURS, box_iou
 from vision.recognizer import (CUT_WARNING, FACE_DOWN_WARNING, IN_FRAME, MODELS_DIR, UNREADABLE_WARNING, _drop_twins,
@@ -441,3 +442,53 @@ def test_a_black_tinted_towards_yellow_is_as_dark_as_the_photos_blacks(light: tu
     gap = as_dark_as_the_blacks(features, yellow, ~yellow)
     assert np.all(gap[:3] >= 4 * DARK_AS_BLACK), gap
     assert gap[6] < DARK_AS_BLACK and np.isnan(gap[3:6]).all(), gap
+
+
+REDS_BGR = [(40, 40, 200), (50, 35, 190), (45, 50, 205)]
+YELLOWS_BGR = [(30, 160, 230), (20, 140, 215), (40, 175, 240)]
+
+
+@pytest.mark.parametrize("light", [(1.0, 1.0, 1.0), (0.6, 0.5, 0.4), (0.45, 0.45, 0.55)])
+def test_a_deep_orange_lies_towards_the_yellows_from_the_reds_under_any_light(light: tuple[float, float, float]) -> None:
+    """Under one light (neutral, a warm lamp, a cool one) the reds' hues lie together, the yellow-orange inks' well
+    towards yellow, and a deep orange (the ink a warm lamp lets the classifier read red) more than ``TOWARDS_YELLOW``
+    of the way from the reds to the yellows; each red within it.  Yellows, blacks and the orange read yellow: NaN."""
+    inks = [*REDS_BGR, (30, 105, 225), *YELLOWS_BGR, (45, 45, 45), (40, 42, 44)]
+    features = [ink_features(_face(ink, light)) for ink in inks]
+    red = np.array([True] * 4 + [False] * 5)
+    yellow = np.array([False] * 4 + [True] * 3 + [False] * 2)
+    share = towards_the_yellows(ink_hues(features), red, yellow)
+    assert np.all(np.abs(share[:3]) < TOWARDS_YELLOW), share
+    assert share[3] > TOWARDS_YELLOW, share
+    assert np.isnan(share[4:]).all()
+
+
+def test_the_share_of_the_way_does_not_depend_on_how_far_the_light_spreads_the_hues() -> None:
+    """A share of the way between the photo's own reds and yellows: hues turned and stretched alike (a light, the
+    colours strengthened) give the same shares; too few reds or yellows, or the two groups less than
+    ``GROUPS_APART`` apart, give none."""
+    hues = np.array([-4.0, 3.0, 8.0, 26.0, 55.0, 61.0, 70.0])
+    red = np.array([True, True, True, True, False, False, False])
+    share = towards_the_yellows(hues, red, ~red)
+    assert np.allclose(towards_the_yellows(hues * 0.6 + 15.0, red, ~red), share, equal_nan=True)
+    assert share[3] > TOWARDS_YELLOW and np.all(share[:3] < TOWARDS_YELLOW)
+    one_yellow = ~red & (hues > 65)
+    assert GROUP_AMONG == 2 and np.isnan(towards_the_yellows(hues, red, one_yellow)).all()
+    two_reds = red & (hues > 5)  # two reds: each compared with one other only
+    assert np.isnan(towards_the_yellows(hues, two_reds, ~red)).all()
+    close = np.array([0.0, 2.0, 4.0, 6.0, 0.5 * GROUPS_APART, 0.6 * GROUPS_APART, 0.7 * GROUPS_APART])
+    assert np.isnan(towards_the_yellows(close, red, ~red)).all()
+
+
+@pytest.mark.parametrize("light", [(1.0, 1.0, 1.0), (0.6, 0.5, 0.4), (0.45, 0.45, 0.55)])
+def test_a_red_read_yellow_is_as_dark_as_the_photos_reds(light: tuple[float, float, float]) -> None:
+    """Under one light the yellow-orange inks lie above the reds' in brightness relative to their faces, and a red
+    whose hue a warm lamp turned towards yellow (read yellow) lies with the reds: more than ``DARK_AS_RED`` below
+    their median, where every yellow lies above it."""
+    reddish = (30, 30, 165)  # a deep red, the warm lamp turning its hue towards the yellows'
+    features = [ink_features(_face(ink, light)) for ink in [*YELLOWS_BGR, reddish, *REDS_BGR]]
+    yellow = np.array([True] * 4 + [False] * 3)
+    gap = as_dark_as_the_reds(features, yellow, ~yellow)
+    assert np.all(gap[:3] > DARK_AS_RED), gap
+    assert gap[3] < DARK_AS_RED, gap
+    assert np.isnan(gap[4:]).all()

@@ -44,7 +44,8 @@ import numpy as np
 
 __all__ = ["INK_MODEL", "INK_SURE", "ink_features", "face_patches", "loose_frames", "expand_features", "colour_disagrees",
            "fuse_colour", "bluer_than_black", "BLUER_FLAG", "BLUER_SWITCH", "BLUER_SWITCH_AMONG", "near_the_blues", "NEAR_BLUES", "ink_chroma", "ink_hues",
-           "yellower_than_red", "YELLOWER_FLAG", "YELLOWER_FROM", "colour_strength", "strengthen_colours", "InkColour"]
+           "yellower_than_red", "YELLOWER_FLAG", "YELLOWER_FROM",
+           "towards_the_yellows", "TOWARDS_YELLOW", "as_dark_as_the_reds", "DARK_AS_RED", "colour_strength", "strengthen_colours", "InkColour"]
 
 INK_MODEL = "ink_colour.json"
 INK_SURE = 0.9
@@ -72,6 +73,16 @@ YELLOWER_FROM = 10.0
 """… where its own hue is this far from red at least (a red's hue stays near 0 in any light)."""
 YELLOWER_AMONG = 3
 """The fewest other tiles read red a tile is compared with."""
+TOWARDS_YELLOW = 1 / 3
+"""A tile read red whose ink's hue lies more than this share of the way from the photo's other reds to its yellows is
+flagged (``towards_the_yellows``) …"""
+GROUP_AMONG = 2
+"""… where at least this many other reds and this many yellows were measured (and for ``as_dark_as_the_reds``, reds) …"""
+GROUPS_APART = 10.0
+"""… and the yellows' median hue lies this many degrees or more towards yellow from the reds'."""
+DARK_AS_RED = -0.03
+"""A tile read yellow whose ink's brightness lies more than this below the median of the photo's tiles read red is
+flagged (``as_dark_as_the_reds``): a yellow ink darker than the reds'."""
 DARK_AS_BLACK = 0.05
 """A tile read yellow whose ink's brightness lies less than this above the median of the photo's tiles read black is
 flagged (``as_dark_as_the_blacks``) …"""
@@ -344,6 +355,57 @@ def yellower_than_red(hues: np.ndarray, red: np.ndarray) -> np.ndarray:
     [nan, nan, nan, nan, nan]
     """
     return _against_the_others(hues, red, YELLOWER_AMONG)
+
+
+def towards_the_yellows(hues: np.ndarray, red: np.ndarray, yellow: np.ndarray) -> np.ndarray:
+    """For each tile read red: how far along the way from the median hue of the photo's other tiles read red to the
+    median hue of its tiles read yellow its ink's hue lies (``hues``, from ``ink_hues``; 0: with the reds, 1: with the
+    yellows; NaN for tiles not read red, with no ink measured, where fewer than ``GROUP_AMONG`` other reds or yellows
+    were measured, or where the two lie less than ``GROUPS_APART`` degrees apart).  ``yellower_than_red`` measures
+    degrees, which a warm lamp or a photo's strengthened colours stretch and shrink; a share of the way between the
+    photo's own two groups does not depend on them, and it needs no third red.  Measured on the renders as read (3-D
+    racks of seeds 9801, 9901, 9961 and 9971, 2.5-D dev and check racks): of 1,014 red tiles read red, 1 % lie more
+    than 0.33 of the way, 0.5 % more than 0.40; of the yellow tiles read red, most lie 0.35-0.8 of the way.
+
+    >>> hues = np.array([2.0, -3.0, 5.0, 30.0, 60.0, 64.0, 70.0, np.nan])
+    >>> red = np.array([True, True, True, True, False, False, False, True])
+    >>> towards_the_yellows(hues, red, ~red).round(2).tolist()      # the fourth "red" lies 0.45 of the way
+    [-0.05, -0.14, 0.05, 0.45, nan, nan, nan, nan]
+    >>> towards_the_yellows(hues, red, ~red & (hues > 65)).round(2).tolist()  # one yellow: too few to tell
+    [nan, nan, nan, nan, nan, nan, nan, nan]
+    """
+    hues = np.asarray(hues, np.float64)
+    red, yellow = np.asarray(red, bool), np.asarray(yellow, bool) & np.isfinite(hues)
+    share = np.full(len(hues), np.nan)
+    if yellow.sum() < GROUP_AMONG:
+        return share
+    yellows = float(np.median(hues[yellow]))
+    measured = np.flatnonzero(red & np.isfinite(hues))
+    for k, index in enumerate(measured):
+        others = np.delete(hues[measured], k)
+        if len(others) < GROUP_AMONG:
+            break
+        reds = float(np.median(others))
+        if yellows - reds >= GROUPS_APART:
+            share[index] = (hues[index] - reds) / (yellows - reds)
+    return share
+
+
+def as_dark_as_the_reds(features: list[np.ndarray | None], yellow: np.ndarray, red: np.ndarray) -> np.ndarray:
+    """For each tile read yellow: how far its ink's brightness relative to its face (``ink_features``' fourth number)
+    lies above the median of the photo's tiles read red (N; NaN for tiles not read yellow, with no ink measured, or
+    where fewer than ``GROUP_AMONG`` reds were measured).  Yellow-orange is a lighter ink than red; a warm lamp can
+    turn a red's hue towards the yellows', and strengthened colours turn it further, but the red ink stays as dark as
+    the reds beside it.  Measured on the renders as read (the sets of ``towards_the_yellows``): of 952 yellow tiles
+    read yellow in photos with two reds or more, 1 % lie 0.03 or more *below* the reds' median and 2 % at or below it.
+
+    >>> ink = lambda brightness: np.array([0.5, 0.8, 1.3, brightness, 0.2])
+    >>> features = [ink(0.6), ink(0.42), None, ink(0.44), ink(0.46)]
+    >>> yellow = np.array([True, True, True, False, False])
+    >>> as_dark_as_the_reds(features, yellow, ~yellow).round(2).tolist()  # the second "yellow" is as dark as a red
+    [0.15, -0.03, nan, nan, nan]
+    """
+    return _against_a_group(ink_brightness(features), yellow, red, GROUP_AMONG)
 
 
 def as_dark_as_the_blacks(features: list[np.ndarray | None], yellow: np.ndarray, black: np.ndarray) -> np.ndarray:

@@ -24,10 +24,11 @@ import numpy as np
 import onnxruntime as ort  # type: ignore[import-untyped]
 
 from vision.imageio import WORK_MIN_SIDE, load_image, load_photo
-from vision.ink import (BLUER_FLAG, BLUER_SWITCH, BLUER_SWITCH_AMONG, DARK_AS_BLACK, DARKEST_YELLOW, INK_MODEL,
-                        NEAR_BLUES, YELLOWER_FLAG, YELLOWER_FROM, InkColour, as_dark_as_the_blacks, bluer_than_black,
-                        colour_strength, face_patches, fuse_colour, ink_brightness, ink_features, ink_hues,
-                        loose_frames, near_the_blues, strengthen_colours, yellower_than_red)
+from vision.ink import (BLUER_FLAG, BLUER_SWITCH, BLUER_SWITCH_AMONG, DARK_AS_BLACK, DARK_AS_RED, DARKEST_YELLOW,
+                        INK_MODEL, NEAR_BLUES, TOWARDS_YELLOW, YELLOWER_FLAG, YELLOWER_FROM, InkColour,
+                        as_dark_as_the_blacks, as_dark_as_the_reds, bluer_than_black, colour_strength, face_patches,
+                        fuse_colour, ink_brightness, ink_features, ink_hues, loose_frames, near_the_blues,
+                        strengthen_colours, towards_the_yellows, yellower_than_red)
 from vision.numerals import NUMBERS, NumberReader, fuse_number, tile_frames
 from vision.postprocess import COLOURS, KINDS, box_iou, decode_detections, decode_tile, reading_order, suppress_overlaps
 from vision.preprocess import DETECT_LONG_SIDE, detector_input, tile_crops
@@ -475,10 +476,17 @@ class Recognizer:
         yellower = yellower_than_red(hues, read_as == red)
         for index in np.flatnonzero((yellower >= YELLOWER_FLAG) & (hues >= YELLOWER_FROM)):
             fused[index] = (fused[index][0], True)
+        # And a tile in a row read red whose hue lies over a third of the way from the other reds to the yellows, or a
+        # tile read yellow whose ink is darker than the reds' (a red a warm lamp turns towards yellow, or the reverse):
+        # flagged, its reading left as it is.  Both compare a tile with the photo's own two groups, whatever the light.
+        read_red, read_yellow = read_as == red, read_as == COLOURS.index("Y")
+        between = towards_the_yellows(hues, read_red, read_yellow) > TOWARDS_YELLOW
+        between |= as_dark_as_the_reds(features, read_yellow, read_red) < DARK_AS_RED
+        for index in np.flatnonzero(between):
+            fused[index] = (fused[index][0], True)
         # And a tile in a row read yellow whose ink is as dark as the blacks of the photo's rows (a black a warm lamp
         # tints towards yellow), or, where the photo's colours were strengthened, darker than a yellow ink is: flagged,
         # its reading left as it is.
-        read_yellow = read_as == COLOURS.index("Y")
         dark = as_dark_as_the_blacks(features, read_yellow, read_as == black) < DARK_AS_BLACK
         if strengthened:
             dark |= read_yellow & (ink_brightness(features) < DARKEST_YELLOW)
