@@ -375,20 +375,13 @@ def towards_the_yellows(hues: np.ndarray, red: np.ndarray, yellow: np.ndarray) -
     [nan, nan, nan, nan, nan, nan, nan, nan]
     """
     hues = np.asarray(hues, np.float64)
-    red, yellow = np.asarray(red, bool), np.asarray(yellow, bool) & np.isfinite(hues)
-    share = np.full(len(hues), np.nan)
-    if yellow.sum() < GROUP_AMONG:
-        return share
-    yellows = float(np.median(hues[yellow]))
-    measured = np.flatnonzero(red & np.isfinite(hues))
-    for k, index in enumerate(measured):
-        others = np.delete(hues[measured], k)
-        if len(others) < GROUP_AMONG:
-            break
-        reds = float(np.median(others))
-        if yellows - reds >= GROUPS_APART:
-            share[index] = (hues[index] - reds) / (yellows - reds)
-    return share
+    from_the_reds = _against_the_others(hues, red, GROUP_AMONG)  # each red's hue minus the other reds' median
+    yellows = hues[np.asarray(yellow, bool) & np.isfinite(hues)]
+    if len(yellows) < GROUP_AMONG:
+        return np.full(len(hues), np.nan)
+    span = float(np.median(yellows)) - (hues - from_the_reds)  # from the other reds' median to the yellows'
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(span >= GROUPS_APART, from_the_reds / span, np.nan)
 
 
 def as_dark_as_the_reds(features: list[np.ndarray | None], yellow: np.ndarray, red: np.ndarray) -> np.ndarray:

@@ -464,33 +464,27 @@ class Recognizer:
             if switch and bluer[index] <= -BLUER_SWITCH:
                 colour[[blue, black]] = colour[[black, blue]]
             fused[index] = (colour, True)
-        # Then a tile in a row read black whose ink lies as near the blues of the photo's rows as a blue's may (the
-        # reference here is the blues, not the other blacks: on a rack of navy blues the light greys, those read
-        # black are the most of the "blacks"): flagged, its reading left as it is.
-        for index in np.flatnonzero(near_the_blues(features, read_as == black, read_as == blue) < NEAR_BLUES):
-            fused[index] = (fused[index][0], True)
-        # And a tile in a row read red whose ink's hue lies well towards yellow from the other reds' (a yellow-orange
-        # the light greys towards red): flagged, its reading left as it is.  (A tile the blue check moved was read
-        # black, never red, so the colours read before it serve here too.)
+        # The looks below flag a tile and leave its reading as it is.  A tile in a row read black whose ink lies as near
+        # the blues of the photo's rows as a blue's may (the reference here is the blues, not the other blacks: on a
+        # rack of navy blues the light greys, those read black are the most of the "blacks").
+        doubtful = near_the_blues(features, read_as == black, read_as == blue) < NEAR_BLUES
+        # A tile in a row read red whose ink's hue lies well towards yellow from the other reds' (a yellow-orange the
+        # light greys towards red).  (A tile the blue check moved was read black, never red, so the colours read before
+        # it serve here too.)
         hues = ink_hues(features)
-        yellower = yellower_than_red(hues, read_as == red)
-        for index in np.flatnonzero((yellower >= YELLOWER_FLAG) & (hues >= YELLOWER_FROM)):
-            fused[index] = (fused[index][0], True)
-        # And a tile in a row read red whose hue lies over a third of the way from the other reds to the yellows, or a
-        # tile read yellow whose ink is darker than the reds' (a red a warm lamp turns towards yellow, or the reverse):
-        # flagged, its reading left as it is.  Both compare a tile with the photo's own two groups, whatever the light.
         read_red, read_yellow = read_as == red, read_as == COLOURS.index("Y")
-        between = towards_the_yellows(hues, read_red, read_yellow) > TOWARDS_YELLOW
-        between |= as_dark_as_the_reds(features, read_yellow, read_red) < DARK_AS_RED
-        for index in np.flatnonzero(between):
-            fused[index] = (fused[index][0], True)
-        # And a tile in a row read yellow whose ink is as dark as the blacks of the photo's rows (a black a warm lamp
-        # tints towards yellow), or, where the photo's colours were strengthened, darker than a yellow ink is: flagged,
-        # its reading left as it is.
-        dark = as_dark_as_the_blacks(features, read_yellow, read_as == black) < DARK_AS_BLACK
+        doubtful |= (yellower_than_red(hues, read_red) >= YELLOWER_FLAG) & (hues >= YELLOWER_FROM)
+        # A tile in a row read red whose hue lies over a third of the way from the other reds to the yellows, or a tile
+        # read yellow whose ink is darker than the reds' (a red a warm lamp turns towards yellow, or the reverse): both
+        # compare a tile with the photo's own two groups, whatever the light.
+        doubtful |= towards_the_yellows(hues, read_red, read_yellow) > TOWARDS_YELLOW
+        doubtful |= as_dark_as_the_reds(features, read_yellow, read_red) < DARK_AS_RED
+        # A tile in a row read yellow whose ink is as dark as the blacks of the photo's rows (a black a warm lamp tints
+        # towards yellow), or, where the photo's colours were strengthened, darker than a yellow ink is.
+        doubtful |= as_dark_as_the_blacks(features, read_yellow, read_as == black) < DARK_AS_BLACK
         if strengthened:
-            dark |= read_yellow & (ink_brightness(features) < DARKEST_YELLOW)
-        for index in np.flatnonzero(dark):
+            doubtful |= read_yellow & (ink_brightness(features) < DARKEST_YELLOW)
+        for index in np.flatnonzero(doubtful):
             fused[index] = (fused[index][0], True)
         height, width = pixels.shape[:2]
         colourless = _colourless(pixels)
