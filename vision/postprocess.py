@@ -74,21 +74,32 @@ def suppress_overlaps(boxes: np.ndarray, scores: np.ndarray, iou: float = 0.5, i
     return np.array(keep, np.int64)
 
 
-def reading_order(boxes: np.ndarray) -> np.ndarray:
-    """Indices in reading order: rows top to bottom (a row holds centres within half a tile height), left to right."""
+def reading_order(boxes: np.ndarray, angle: float = 0.0) -> np.ndarray:
+    """Indices in reading order: rows top to bottom (a row holds centres within half a tile height of its first), left
+    to right.  ``angle`` (radians): the rows' direction, where a rack photographed from a seat runs aslant; the rows are
+    then told apart across it and read along it, so a tier's last tile and the next tier's first keep their places.
+
+    >>> aslant = np.array([[0, 0, 10, 10], [10, 2, 20, 12], [20, 4, 30, 14], [30, 6, 40, 16], [0, 10, 10, 20]], np.float32)
+    >>> reading_order(aslant).tolist()                       # the second tier's first tile read among the first's
+    [0, 1, 2, 4, 3]
+    >>> reading_order(aslant, float(np.arctan2(2, 10))).tolist()
+    [0, 1, 2, 3, 4]
+    """
     if len(boxes) == 0:
         return np.zeros(0, np.int64)
-    cy = (boxes[:, 1] + boxes[:, 3]) / 2
     cx = (boxes[:, 0] + boxes[:, 2]) / 2
+    cy = (boxes[:, 1] + boxes[:, 3]) / 2
+    along = cx * np.cos(angle) + cy * np.sin(angle)
+    across = cy * np.cos(angle) - cx * np.sin(angle)
     tolerance = 0.5 * float(np.median(boxes[:, 3] - boxes[:, 1]))
     rows: list[list[int]] = []
     row_top = -np.inf
-    for index in np.argsort(cy, kind="stable"):
-        if cy[index] - row_top > tolerance:
+    for index in np.argsort(across, kind="stable"):
+        if across[index] - row_top > tolerance:
             rows.append([])
-            row_top = cy[index]
+            row_top = across[index]
         rows[-1].append(int(index))
-    return np.array([i for row in rows for i in sorted(row, key=lambda j: (cx[j], j))], np.int64)
+    return np.array([i for row in rows for i in sorted(row, key=lambda j: (along[j], j))], np.int64)
 
 
 def decode_tile(kind: np.ndarray, colour: np.ndarray) -> tuple[str, float]:

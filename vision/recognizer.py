@@ -490,7 +490,7 @@ class Recognizer:
         colourless = _colourless(pixels)
         found = []
         none = KINDS.index("none")
-        for index in reading_order(boxes):
+        for index in reading_order(boxes, _rows_direction(frames)):
             not_a_tile = int(np.argmax(kinds[index])) == none
             if not_a_tile and scores[index] < SURE_DETECTION:
                 continue
@@ -629,6 +629,15 @@ def _shifted(tiles: tuple[DetectedTile, ...], place: tuple[int, int]) -> tuple[D
     dx, dy = place
     return tuple(replace(tile, box=(tile.box[0] + dx, tile.box[1] + dy, tile.box[2] + dx, tile.box[3] + dy))
                  for tile in tiles)
+
+
+def _rows_direction(frames: np.ndarray) -> float:
+    """The direction the tiles are read along (:func:`vision.postprocess.reading_order`): the rows' (``tile_frames``),
+    where three tiles or more stand in rows running within 45° of across the photo; else across the photo."""
+    in_row = np.isfinite(frames[:, 3])
+    if int(in_row.sum()) < 3 or abs(float(frames[in_row][0, 2])) > math.pi / 4:
+        return 0.0
+    return float(frames[in_row][0, 2])
 
 
 def _drop_twins(tiles: tuple[DetectedTile, ...]) -> tuple[DetectedTile, ...]:
