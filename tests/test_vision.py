@@ -113,6 +113,31 @@ def test_tiles_come_in_reading_order(recognizer: Recognizer) -> None:
         assert y2 - y1 > -height / 2 and (abs(y2 - y1) > height / 2 or x2 >= x1)
 
 
+@pytest.mark.parametrize("degrees", [6.0, 12.0, -12.0, 25.0])
+def test_a_rack_photographed_aslant_is_read_tier_by_tier(degrees: float) -> None:
+    """The labelled tiles of rack_tilted_teens.jpg (two tiers, 11 and 10 tiles) turned about the photo's centre: read
+    along the rows' direction, the upper tier comes first, left to right, then the lower; read in bands across the
+    photo, as before, a tier's end falls among the other tier's tiles once the rows run aslant."""
+    from vision.numerals import tile_frames
+    from vision.postprocess import reading_order
+    from vision.recognizer import _rows_direction
+    from vision_labels import tile_boxes
+
+    labels = tile_boxes("racks.csv")["rack_tilted_teens.jpg"]
+    upright = np.array([box for _, box in labels], np.float32)
+    order = [labels[i][0] for i in reading_order(upright)]
+    assert order == "K6 Y1 R11 Y7 R9 Y11 K10 Y2 R10 R10 Y8 K7 B1 K4 B6 R7 B7 B6 Y13 R2 R5".split()
+    # Each box turned as its centre turns, its size kept (the rows' slope is what matters here).
+    angle = np.radians(degrees)
+    centres = (upright[:, :2] + upright[:, 2:]) / 2 - [480, 360]
+    turned = centres @ np.array([[np.cos(angle), np.sin(angle)], [-np.sin(angle), np.cos(angle)]], np.float32) + [480, 360]
+    half = (upright[:, 2:] - upright[:, :2]) / 2
+    boxes = np.concatenate([turned - half, turned + half], 1).astype(np.float32)
+    assert [labels[i][0] for i in reading_order(boxes, _rows_direction(tile_frames(boxes)))] == order
+    if abs(degrees) >= 12:
+        assert [labels[i][0] for i in reading_order(boxes)] != order
+
+
 def test_exif_orientation_is_honoured(recognizer: Recognizer) -> None:
     plain = (DATA / FIRST).read_bytes()
     rotated_file = plain[:2] + app1_orientation(6) + plain[2:]
