@@ -8,6 +8,8 @@ import struct
 from collections import defaultdict
 from pathlib import Path
 
+import numpy as np
+
 DATA = Path(__file__).parent / "data" / "vision"
 
 
@@ -18,6 +20,21 @@ def tile_boxes(name: str) -> dict[str, list[tuple[str, list[float]]]]:
         for row in csv.DictReader(handle):
             found[row["image"]].append((row["tile"], [float(row[k]) for k in ("x1", "y1", "x2", "y2")]))
     return found
+
+
+def detector_boxes(image: str, detector: str) -> tuple[np.ndarray, np.ndarray]:
+    """``detector_boxes.csv``: the boxes a past or shipped detector drew on a test photo, in the order the recogniser
+    read them (float32, as drawn), and which of them were proposed in a row's gap rather than detected.  Tests of a
+    look at the tiles read them on these boxes, so that a new detector's boxes leave what they show standing."""
+    boxes, proposed = [], []
+    with open(DATA / "detector_boxes.csv", newline="") as handle:
+        for row in csv.DictReader(handle):
+            if row["image"] == image and row["detector"] == detector:
+                boxes.append([float(row[k]) for k in ("x1", "y1", "x2", "y2")])
+                proposed.append(row["proposed"] == "1")
+    if not boxes:
+        raise KeyError(f"detector_boxes.csv has no boxes of the {detector} detector on {image}")
+    return np.array(boxes, np.float32), np.array(proposed, bool)
 
 
 def app1_orientation(value: int) -> bytes:
