@@ -17,8 +17,9 @@ from vision import DetectedTile, Recognizer
 from vision.ink import (BLUER_FLAG, BLUER_SWITCH, INK_MODEL, NEAR_BLUES, YELLOWER_FLAG, YELLOWER_FROM, InkColour,
                         bluer_than_black, face_patches, fuse_colour, ink_features, ink_hues, loose_frames, near_the_blues,
                         yellower_than_red)
-from vision.ink import (DARK_AS_BLACK, DARK_AS_RED, GROUP_AMONG, GROUPS_APART, TOWARDS_YELLOW, as_dark_as_the_blacks,
-                        as_dark_as_the_reds, towards_the_yellows)
+from vision.ink import (DARK_AS_BLACK, DARK_AS_RED, DARKER_THAN_YELLOWS, GROUP_AMONG, GROUPS_APART, REDDER_THAN_YELLOWS,
+                        TOWARDS_YELLOW, among_the_yellows, as_dark_as_the_blacks, as_dark_as_the_reds, ink_brightness,
+                        towards_the_yellows)
 from vision.numerals import tile_frames
 from vision.postprocess import COLOURS, box_iou
 from vision.recognizer import (CUT_WARNING, FACE_DOWN_WARNING, IN_FRAME, MODELS_DIR, UNREADABLE_WARNING, _drop_twins,
@@ -492,3 +493,21 @@ def test_a_red_read_yellow_is_as_dark_as_the_photos_reds(light: tuple[float, flo
     assert np.all(gap[:3] > DARK_AS_RED), gap
     assert gap[3] < DARK_AS_RED, gap
     assert np.isnan(gap[4:]).all()
+
+
+@pytest.mark.parametrize("light", [(1.0, 1.0, 1.0), (0.6, 0.5, 0.4), (0.45, 0.45, 0.55)])
+def test_a_red_read_yellow_beside_one_red_is_darker_and_redder_than_the_yellows(light: tuple[float, float, float]) -> None:
+    """Under one light, with one red read red (too few for ``as_dark_as_the_reds``) and a red read yellow among four
+    yellow-orange inks: that "yellow" lies more than ``DARKER_THAN_YELLOWS`` below the other yellows' brightness and
+    ``REDDER_THAN_YELLOWS`` from their hue towards red; no true yellow is both.  Two reds read red: the look stays out."""
+    inks = [*YELLOWS_BGR, (35, 150, 225), REDS_BGR[0], REDS_BGR[1], REDS_BGR[2], (45, 45, 45), (40, 42, 44)]
+    features = [ink_features(_face(ink, light)) for ink in inks]
+    yellow = np.array([True] * 5 + [False] * 4)
+    one_red = np.array([False] * 5 + [True, False, False, False])  # the third red is not read red: a black, say
+    darker = among_the_yellows(ink_brightness(features), yellow, one_red)
+    redder = among_the_yellows(ink_hues(features), yellow, one_red)
+    assert darker[4] < DARKER_THAN_YELLOWS and redder[4] < REDDER_THAN_YELLOWS, (darker, redder)
+    assert not np.any((darker[:4] < DARKER_THAN_YELLOWS) & (redder[:4] < REDDER_THAN_YELLOWS)), (darker, redder)
+    assert np.isnan(darker[5:]).all() and np.isnan(redder[5:]).all()
+    two_reds = one_red | np.array([False] * 6 + [True, False, False])
+    assert np.isnan(among_the_yellows(ink_brightness(features), yellow, two_reds)).all()
