@@ -409,18 +409,20 @@ def test_a_row_that_does_not_settle_is_read_both_ways() -> None:
 
 @needs_reader
 @pytest.mark.parametrize("image, share", [("rack_tilted_dim.jpg", 0.8), ("rack_front.jpg", 0.75),
-                                          ("rack_tilted_teens.jpg", 0.95), ("real_rack_6.jpg", 1.0)])
+                                          ("rack_tilted_teens.jpg", 0.8), ("real_rack_6.jpg", 0.9)])
 def test_reading_a_settled_row_its_way_only_reads_as_before(recognizer: Recognizer, image: str, share: float,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """On rendered racks and a real Rummikub rack the tiles' readings, with a row's other tiles read only its
-    way once two have settled it, are those of every tile read both ways up, from fewer reads (26 of 34 and 18
-    of 26 on two of the racks; 36 of 40 on the teens rack, which has a tile turned over; the real rack's six
-    tiles are all read both ways)."""
+    way once two have settled it, are those of every tile read both ways up, from fewer reads (25 of 34 and 15
+    of 22 on two of the racks; 30 of 40 on the teens rack, which has a tile turned over; 10 of 12 on the real
+    rack's six tiles).  The tiles are read on their labelled boxes: how many reads a detector's boxes save depends
+    on how well they line up (the twenty-third round's detector: 18 of 26 on rack_front.jpg; the twenty-fourth's, 21
+    of 26)."""
     import vision.numerals as numerals
 
     assert recognizer._numbers is not None
     pixels = cv2.imread(str(DATA / image))
-    boxes, _ = recognizer.find_tiles(pixels)
+    boxes = np.array([box for _, box in {**RACKS, **PHOTOS}[image]], np.float32)
     kinds, _, upsides = recognizer.classify(tile_crops(pixels, boxes))
     counted: list[int] = []
     run = NumberReader._run

@@ -6,6 +6,7 @@ The browser is Debian's Chromium driven by Playwright (no browser is ever downlo
 
 from __future__ import annotations
 
+import http.client
 import threading
 import time
 import urllib.request
@@ -54,7 +55,7 @@ def live_server(data_dir: Path, extensions: dict[str, Any] | None = None,
         try:
             urllib.request.urlopen(url + "/", timeout=2).read()
             break
-        except OSError:
+        except (OSError, http.client.HTTPException):  # not listening yet; a garbled first answer is tried again
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.05)
