@@ -1,11 +1,13 @@
 """Fit the ink-colour check (``vision/ink.py``) and write ``models/ink_colour.json``.
 
     .venv/bin/python scripts/fit_ink_colour.py --racks scripts/cache/racks --photos DIR \
+        --racks3d scripts/cache/racks3d-train2-{tilted,front,rotated} scripts/cache/racks3d-train3-{tilted,front,rotated} \
         --check scripts/cache/racks-eval-tilted scripts/cache/racks-eval-front scripts/cache/racks-eval-rotated
 
 Features come from the labelled boxes (not from detections): the first ``--count`` photos of the rack
-pool (``render_racks.py --seed 2``, the classifier's training pool) and the training split of the real
-"rummikub-nvypk" photos; the held-out real photos and any ``--check`` folders are only scored.  The
+pool (``render_racks.py --seed 2``, the classifier's training pool), the training split of the real
+"rummikub-nvypk" photos and every photo of the ``--racks3d`` folders (``render_racks_3d.py``: the face's box of each
+labelled tile); the held-out real photos and any ``--check`` folders are only scored.  The
 fit is a softmax regression over the five features, the squares of the four colour ones and a
 constant, by plain gradient descent from zero (deterministic: no random numbers).  Needs only numpy.
 """
@@ -86,6 +88,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--racks", type=Path, required=True, help="the rack pool (render_racks.py --seed 2)")
     parser.add_argument("--count", type=int, default=250, help="photos of the pool to fit on")
+    parser.add_argument("--racks3d", type=Path, nargs="*", default=[],
+                        help="folders of racks rendered in 3-D (render_racks_3d.py) to fit on too")
     parser.add_argument("--check", type=Path, nargs="*", default=[], help="rendered folders to score")
     parser.add_argument("--out", type=Path, default=ROOT / "models" / INK_MODEL)
     add_photos_argument(parser)
@@ -94,15 +98,23 @@ def main() -> None:
     train, held_out = split_photos(load_photos())
     pool_f, pool_y = features_of(rendered(args.racks, args.count))
     real_f, real_y = features_of([(p.path, list(p.tiles)) for p in train])
-    pairs = [(f, y) for f, y in zip(pool_f + real_f, pool_y + real_y) if f is not None]
+    built = [photo for folder in args.racks3d for photo in rendered(folder)]
+    if args.racks3d and not built:
+        parser.error("the --racks3d folders hold no labelled photos: render them first (scripts/render_racks_3d.py)")
+    built_f, built_y = features_of(built)
+    fitted_f, fitted_y = pool_f + real_f + built_f, pool_y + real_y + built_y
+    pairs = [(f, y) for f, y in zip(fitted_f, fitted_y) if f is not None]
     card = fit(np.stack([f for f, _ in pairs]), np.array([y for _, y in pairs]))
     card["fitted_on"] = (f"{len(pool_y)} tiles of the first {args.count} photos of {args.racks.name} "
                          f"(render_racks.py --seed 2) and {len(real_y)} tiles of the real training split")
+    if built:
+        card["fitted_on"] += (f", and {len(built_y)} tiles of {len(built)} racks built in 3-D "
+                              f"({', '.join(folder.name for folder in args.racks3d)})")
     args.out.write_text(json.dumps(card, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {args.out}")
     model = InkColour(args.out)
     print("| set | tiles | ink measured | ink's colour right | sure and wrong |\n|---|---|---|---|---|")
-    score(model, "fitted on", pool_f + real_f, pool_y + real_y)
+    score(model, "fitted on", fitted_f, fitted_y)
     score(model, "real held-out", *features_of([(p.path, list(p.tiles)) for p in held_out]))
     for folder in args.check:
         score(model, folder.name, *features_of(rendered(folder)))
