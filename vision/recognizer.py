@@ -25,11 +25,11 @@ import onnxruntime as ort  # type: ignore[import-untyped]
 
 from vision.imageio import WORK_MIN_SIDE, load_image, load_photo
 from vision.ink import (BLUER_FLAG, BLUER_SWITCH, BLUER_SWITCH_AMONG, DARK_AS_BLACK, DARK_AS_RED, DARKER_THAN_YELLOWS,
-                        DARKEST_YELLOW, REDDER_THAN_YELLOWS,
-                        INK_MODEL, NEAR_BLUES, TOWARDS_YELLOW, YELLOWER_FLAG, YELLOWER_FROM, InkColour,
-                        among_the_yellows, as_dark_as_the_blacks, as_dark_as_the_reds, bluer_than_black, colour_strength, face_patches,
-                        fuse_colour, ink_brightness, ink_features, ink_hues, loose_frames, near_the_blues,
-                        strengthen_colours, towards_the_yellows, yellower_than_red)
+                        DARKEST_YELLOW, INK_MODEL, NEAR_BLUES, REDDER_THAN_YELLOWS, TOWARDS_YELLOW, YELLOWER_FLAG,
+                        YELLOWER_FROM, InkColour, among_the_yellows, as_dark_as_the_blacks, as_dark_as_the_reds,
+                        bluer_than_black, colour_strength, face_patches, fuse_colour, ink_brightness, ink_features,
+                        ink_hues, loose_frames, near_the_blues, strengthen_colours, towards_the_yellows,
+                        yellower_than_red)
 from vision.numerals import NUMBERS, NumberReader, fuse_number, tile_frames
 from vision.postprocess import COLOURS, KINDS, box_iou, decode_detections, decode_tile, reading_order, suppress_overlaps
 from vision.preprocess import DETECT_LONG_SIDE, detector_input, tile_crops
@@ -480,8 +480,8 @@ class Recognizer:
         # compare a tile with the photo's own two groups, whatever the light.
         doubtful |= towards_the_yellows(hues, read_red, read_yellow) > TOWARDS_YELLOW
         doubtful |= as_dark_as_the_reds(features, read_yellow, read_red) < DARK_AS_RED
-        # Where fewer than two reds are left to compare with (a warm lamp read the others yellow), a tile read yellow both
-        # darker than the photo's other yellows and well towards red from them.
+        # Where fewer than two reds are left to compare with (a warm lamp read the others yellow), a tile read yellow
+        # both darker than the photo's other yellows and well towards red from them.
         brightness = ink_brightness(features)
         doubtful |= ((among_the_yellows(brightness, read_yellow, read_red) < DARKER_THAN_YELLOWS)
                      & (among_the_yellows(hues, read_yellow, read_red) < REDDER_THAN_YELLOWS))
