@@ -93,7 +93,9 @@ def test_a_far_rack_in_a_phone_photo_is_read_from_the_whole_photo(recognizer: Re
     assert (result.width, result.height) == (4032, 3024)
     assert Counter(t.tile for t in result.tiles) == Counter(code for code, _ in labels)
     assert not [t for t in result.tiles if SMALL_WARNING in t.warnings or CUT_WARNING in t.warnings]
-    assert sum(t.low_confidence for t in result.tiles) <= 1
+    # The test photo is enlarged about fivefold into the 12 MP one, so its faces are soft: a tile read under 0.9 may
+    # be flagged for its own blur (TILE_BLURRED_BELOW) besides the one read unsure.
+    assert sum(t.low_confidence for t in result.tiles) <= 2
     found = np.array([t.box for t in result.tiles], np.float32)
     for code, box in labels:
         where = (box + [across, down, across, down]) * scale

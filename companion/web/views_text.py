@@ -626,6 +626,7 @@ PHOTO_WORDS: dict[str, LazyString] = {
     "no colour in the photo": _l("no colour in the photo"),
     "found from its row": _l("found from its row: check it"),
     "washed out by glare": _l("washed out by glare"),
+    "blurred": _l("blurred: check it"),
 }
 """The recogniser's per-tile warnings."""
 
