@@ -461,7 +461,8 @@ def main() -> None:
                              "at an angle drawn from the photo, as a hand moving in a long exposure takes it (4: a "
                              "960-px photo smeared 4 px)")
     parser.add_argument("--no-blur-check", action="store_true",
-                        help="leave out the check for a blurred photo (vision.recognizer BLURRED_BELOW, BLURRED_SURE_FROM)")
+                        help="leave out the checks for a blurred photo and a blurred tile (vision.recognizer "
+                             "BLURRED_BELOW, TILE_BLURRED_BELOW, BLURRED_SURE_FROM)")
     parser.add_argument("--no-faint-bar", action="store_true",
                         help="leave out the higher bar on a sure colour in a photo whose colours were strengthened "
                              "(vision.recognizer FAINT_COLOUR_SURE)")
