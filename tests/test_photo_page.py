@@ -253,3 +253,18 @@ def test_a_phone_photo_comes_back_at_the_size_it_was_read(client: FlaskClient, a
     assert len(shown) < len(upload) / 3
     assert cv2.imdecode(np.frombuffer(shown, np.uint8), cv2.IMREAD_COLOR).shape[:2] == (height // 2, width // 2)
     assert len(re.findall(r'class="box[ "]', page)) >= 10
+
+
+def test_a_blurred_tile_says_so_on_itself_in_the_readers_language(client: FlaskClient, app: Flask, table: str) -> None:
+    """A tile out of focus in a photo sharp on the whole (vision.recognizer TILE_BLUR_WARNING) is flagged and says
+    why in its tooltip; the photo itself is not said blurred."""
+    from vision.recognizer import BLUR_MESSAGE, TILE_BLUR_WARNING
+    tiles = [Seen(code, (10 + 20 * i, 10, 28 + 20 * i, 36), 0.85 if i == 0 else 0.97, i == 0,
+                  (TILE_BLUR_WARNING,) if i == 0 else ()) for i, code in enumerate("R1 R2 R3".split())]
+    app.extensions["recognizer"] = Reader(*tiles)
+    page = unescape(_photo(client, table))
+    assert page.count("85% · blurred: check it") == 1 and page.count("blurred: check it") == 1
+    assert "hold the phone still" not in _words(page), "the photo is not said blurred"
+    assert BLUR_MESSAGE not in page
+    client.get("/lang?lang=tr&next=/")
+    assert "85% · bulanık: kontrol edin" in unescape(_photo(client, table))
