@@ -147,7 +147,7 @@ BLURRED_SURE_FROM = 0.9
 # photo just sharp enough not to be said blurred.  A tile whose own sharpness is under TILE_BLURRED_BELOW is sure only
 # from BLURRED_SURE_FROM, and says so (TILE_BLUR_WARNING) where the photo does not.  Chosen on the tuning and dev racks
 # (seeds 9201, 9101), as rendered and smeared (--shake 8, 12): of their 9 sure misreads it flags 5, for 4 more taps on
-# 1,856 tiles as rendered and 35 on 2,754 smeared (0.55: the same 5 for 8 and 62; 0.6 at 0.9: 6 for 25 and 75).
+# 1,856 sure tiles as rendered and 35 on 2,754 smeared (0.55: the same 5 for 8 and 62; 0.6: 6 for 25 and 75).
 # Figures in models/README.md (twenty-fifth round).
 TILE_BLURRED_BELOW = 0.5
 TILE_BLUR_WARNING = "blurred"
