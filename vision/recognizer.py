@@ -801,8 +801,8 @@ def _when_blurred(tile: DetectedTile, photo_blurred: bool, sharpness: float | No
     own = sharpness is not None and sharpness < TILE_BLURRED_BELOW
     if tile.confidence >= BLURRED_SURE_FROM or not (photo_blurred or own):
         return tile
-    said = photo_blurred or TILE_BLUR_WARNING in tile.warnings
-    return replace(tile, low_confidence=True, warnings=tile.warnings if said else (*tile.warnings, TILE_BLUR_WARNING))
+    return replace(tile, low_confidence=True,
+                   warnings=tile.warnings if photo_blurred else (*tile.warnings, TILE_BLUR_WARNING))
 
 
 def _colourless(pixels: np.ndarray) -> bool:
