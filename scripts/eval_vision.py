@@ -466,6 +466,9 @@ def main() -> None:
     parser.add_argument("--no-faint-bar", action="store_true",
                         help="leave out the higher bar on a sure colour in a photo whose colours were strengthened "
                              "(vision.recognizer FAINT_COLOUR_SURE)")
+    parser.add_argument("--no-second-look", action="store_true",
+                        help="leave out the second classifier's look (vision.recognizer SECOND_CLASSIFIER): a tile is "
+                             "then sure on the first classifier's reading alone")
     parser.add_argument("--no-far-shots", action="store_true",
                         help="leave out the second look of the detector at a far shot's tiles (vision.recognizer FEW_TILES, ZOOM_FROM)")
     parser.add_argument("--no-closer-read", action="store_true",
@@ -495,7 +498,7 @@ def main() -> None:
                             read_numbers=not args.no_number_reader, check_ink=not args.no_ink_check,
                             fill_rows=not args.no_row_gaps, strengthen=not args.no_strengthen, reduce=not args.no_reduce,
                             far_shots=not args.no_far_shots, check_blur=not args.no_blur_check,
-                            faint_bar=not args.no_faint_bar,
+                            faint_bar=not args.no_faint_bar, second_look=not args.no_second_look,
                             read_closer=not args.no_closer_read)
     photo = _fainter(args.faint_colours, args.darker) if args.faint_colours < 1 or args.darker < 1 else None
     if args.smaller != 1:

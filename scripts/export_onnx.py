@@ -1,4 +1,5 @@
-"""Export the trained checkpoints to ``models/detector.onnx`` and ``models/classifier.onnx``.
+"""Export the trained checkpoints to ``models/detector.onnx`` and ``models/classifier.onnx`` (and, with ``--second``,
+``models/classifier_second.onnx``).
 
     .venv/bin/python scripts/export_onnx.py
 
@@ -41,6 +42,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "models")
     parser.add_argument("--detector", type=Path, default=CACHE / "detector.pt", help="detector checkpoint")
     parser.add_argument("--classifier", type=Path, default=CACHE / "classifier.pt", help="classifier checkpoint")
+    parser.add_argument("--second", type=Path, default=None,
+                        help="also export this classifier checkpoint as the second classifier (classifier_second.onnx, "
+                             "vision.recognizer SECOND_CLASSIFIER): a tile is sure only where both classifiers are")
     parser.add_argument("--only", choices=("detector", "classifier"), help="export this model only")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -53,12 +57,18 @@ def main() -> None:
                 "offset": {2: "h4", 3: "w4"}})
     if args.only == "detector":
         return
-    wide = Classifier.is_wide(args.classifier)  # the network is the checkpoint's own
+    export_classifier(args.classifier, args.out / "classifier.onnx")
+    if args.second is not None:
+        export_classifier(args.second, args.out / "classifier_second.onnx")
+
+
+def export_classifier(checkpoint: Path, path: Path) -> None:
+    wide = Classifier.is_wide(checkpoint)  # the network is the checkpoint's own
     if wide is None:
-        raise SystemExit("no classifier checkpoint: run scripts/train_classifier.py first")
+        raise SystemExit(f"no classifier checkpoint at {checkpoint}: run scripts/train_classifier.py first")
     classifier = Classifier(wide=wide)
-    load_checkpoint(args.classifier, classifier)
-    export(_ClassifierProbabilities(classifier), torch.zeros(1, 3, 48, 48), args.out / "classifier.onnx", ["crops"],
+    load_checkpoint(checkpoint, classifier)
+    export(_ClassifierProbabilities(classifier), torch.zeros(1, 3, 48, 48), path, ["crops"],
            ["kind", "colour", "upside"], {name: {0: "n"} for name in ("crops", "kind", "colour", "upside")})
 
 

@@ -24,7 +24,7 @@ from vision.numerals import tile_frames
 from vision.postprocess import COLOURS, box_iou
 from vision.recognizer import (CUT_WARNING, FACE_DOWN_WARNING, IN_FRAME, MODELS_DIR, UNREADABLE_WARNING, _drop_twins,
                                _in_frame, _set_aside)
-from vision_labels import DATA, tile_boxes
+from vision_labels import DATA, earlier_classifier, tile_boxes
 needs_ink = pytest.mark.skipif(not (MODELS_DIR / INK_MODEL).is_file(), reason="models/ink_colour.json is missing")
 
 
@@ -127,9 +127,10 @@ class _ContraryInk(Recognizer):
     def read_tiles(self, pixels: np.ndarray, boxes: np.ndarray, scores: np.ndarray) -> tuple[DetectedTile, ...]:
         original = self.classify
 
-        def classify(crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-            kinds, colours, upsides = original(crops)
-            self._contrary = np.eye(4)[(np.argmax(colours, 1) + 1) % 4] * 0.97 + 0.01
+        def classify(crops: np.ndarray, classifier: object = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            kinds, colours, upsides = original(crops, classifier)
+            if classifier is None:  # the first classifier's colours (the second's look is held to the same ink)
+                self._contrary = np.eye(4)[(np.argmax(colours, 1) + 1) % 4] * 0.97 + 0.01
             return kinds, colours, upsides
 
         class Sure:
@@ -341,17 +342,18 @@ def test_a_tile_read_black_near_the_blues_is_flagged_and_left_black(monkeypatch:
 @needs_ink
 def test_a_rack_of_navy_blues_read_black_in_3d_has_no_sure_tile_of_a_wrong_colour(monkeypatch: pytest.MonkeyPatch) -> None:
     """rack3d_tilted_navy.jpg (scripts/render_racks_3d.py, tilted, seed 9961, photo 6): eight blues and one black
-    standing, dim, on glossy tiles.  Four dark navies (3, 6, 10, 12) are read black at 0.79-0.92, and the
-    bluer-than-black check misses them: they are four of its five "blacks".  Against the photo's blues they lie near,
-    and each is flagged; the black 9 is not."""
+    standing, dim, on glossy tiles.  The classifier shipped until the twenty-sixth round (``earlier_classifier``) reads
+    four dark navies (3, 6, 10, 12) black at 0.79-0.92, and the bluer-than-black check misses them: they are four of
+    its five "blacks".  Against the photo's blues they lie near, and each is flagged; the black 9 is not.  (With the shipped
+    models and that look taken away, one of them, the 3, is sure black.)"""
     import vision.recognizer as recognizer_module
 
     truth = tile_boxes("racks3d.csv")["rack3d_tilted_navy.jpg"]
     boxes = np.array([box for _, box in truth], np.float32)
 
-    def read() -> tuple[list[tuple[str, str]], list[str]]:
+    def read(recognizer: Recognizer) -> tuple[list[tuple[str, str]], list[str]]:
         wrong, blacks = [], []
-        for tile in Recognizer().recognize(DATA / "rack3d_tilted_navy.jpg").tiles:
+        for tile in recognizer.recognize(DATA / "rack3d_tilted_navy.jpg").tiles:
             overlap = box_iou(np.array(tile.box, np.float32), boxes)
             best = int(np.argmax(overlap))
             if overlap[best] < 0.5 or tile.low_confidence:
@@ -362,10 +364,12 @@ def test_a_rack_of_navy_blues_read_black_in_3d_has_no_sure_tile_of_a_wrong_colou
                 blacks.append(tile.tile)
         return wrong, blacks
 
-    wrong, blacks = read()
-    assert wrong == [] and "K9" in blacks
+    earlier = Recognizer(earlier_classifier())  # the classifier that read them black
+    for recognizer in (Recognizer(), earlier):
+        wrong, blacks = read(recognizer)
+        assert wrong == [] and "K9" in blacks
     monkeypatch.setattr(recognizer_module, "NEAR_BLUES", -np.inf)
-    wrong, _ = read()
+    wrong, _ = read(earlier)
     assert len([w for w in wrong if w[0][0] == "B" and w[1][0] == "K"]) >= 3, wrong
 
 

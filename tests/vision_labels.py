@@ -4,7 +4,9 @@ segment that turns a photo."""
 from __future__ import annotations
 
 import csv
+import functools
 import struct
+import tempfile
 from collections import defaultdict
 from pathlib import Path
 
@@ -43,3 +45,19 @@ def app1_orientation(value: int) -> bytes:
     tiff += struct.pack(">HHIHH", 0x0112, 3, 1, value, 0) + struct.pack(">I", 0)
     payload = b"Exif\x00\x00" + tiff
     return b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload
+
+
+@functools.cache
+def earlier_classifier() -> Path:
+    """A models folder whose only classifier is the one shipped first until the twenty-sixth round (now the second
+    classifier, ``models/classifier_second.onnx``), the rest the shipped models (linked, not copied).  Tests of a look
+    that flags a misread that classifier made read with it, so that the misread they show stays there to be flagged;
+    each also says what the shipped models read."""
+    from vision.recognizer import MODELS_DIR, SECOND_CLASSIFIER
+
+    folder = Path(tempfile.mkdtemp(prefix="earlier-classifier-"))
+    for model in MODELS_DIR.iterdir():
+        if model.suffix in (".onnx", ".json") and model.name not in ("classifier.onnx", SECOND_CLASSIFIER):
+            (folder / model.name).symlink_to(model)
+    (folder / "classifier.onnx").symlink_to(MODELS_DIR / SECOND_CLASSIFIER)
+    return folder

@@ -86,6 +86,9 @@ ZOOM_MARGIN = 3.0
 # A detection the classifier calls "not a tile" is dropped unless the detector is this sure of it.
 SURE_DETECTION = 0.6
 NUMBER_READER = "numerals.onnx"
+# A second classifier, where the models folder has one: its reading of each tile (with the same ink and number
+# reader) must agree with the first's, and be sure, for the tile to be sure.  It never changes a reading.
+SECOND_CLASSIFIER = "classifier_second.onnx"
 # The number reader's answer counts only when its crop is likely to show one of 1…13 at all.
 READ_LIKELIHOOD = 0.1
 # Below this the reader saw no number at all on a tile in a row that the classifier reads as a number:
@@ -245,7 +248,7 @@ class Recognizer:
     def __init__(self, models_dir: Path = MODELS_DIR, threads: int = 2, turns: int = 4, rack_prior: bool = True,
                  read_numbers: bool = True, check_ink: bool = True, fill_rows: bool = True,
                  strengthen: bool = True, reduce: bool = True, far_shots: bool = True, check_blur: bool = True,
-                 read_closer: bool = True, faint_bar: bool = True) -> None:
+                 read_closer: bool = True, faint_bar: bool = True, second_look: bool = True) -> None:
         self.turns = turns
         self.faint_bar = faint_bar
         self.reduce = reduce
@@ -264,6 +267,9 @@ class Recognizer:
         providers = ["CPUExecutionProvider"]
         self._detector = ort.InferenceSession(str(models_dir / "detector.onnx"), options, providers=providers)
         self._classifier = ort.InferenceSession(str(models_dir / "classifier.onnx"), options, providers=providers)
+        second = models_dir / SECOND_CLASSIFIER
+        self._second = (ort.InferenceSession(str(second), options, providers=providers)
+                        if second_look and second.is_file() else None)
         reader = models_dir / NUMBER_READER
         self._numbers = NumberReader(reader, options) if read_numbers and reader.is_file() else None
         ink = models_dir / INK_MODEL
@@ -431,7 +437,10 @@ class Recognizer:
             return (), False
         if proposed is None:
             proposed = np.zeros(len(boxes), bool)
-        kinds, colours, upsides = self.classify(tile_crops(pixels, boxes))
+        crops = tile_crops(pixels, boxes)
+        kinds, colours, upsides = self.classify(crops)
+        # The second classifier's look at the same crops (None where the models have none): kinds and colours.
+        second_kinds, second_colours = (None, None) if self._second is None else self.classify(crops, self._second)[:2]
         frames = tile_frames(boxes)  # the rows, once: the number reader and the ink's look both use them
         numbers, no_number, turned = self.read_numbers(pixels, boxes, kinds, upsides[:, 0], frames)
         inks = np.full((len(boxes), len(COLOURS)), np.nan)
@@ -446,7 +455,10 @@ class Recognizer:
             colour_pixels = self._colour_photo(pixels, patches, features)
             strengthened = colour_pixels is not pixels
             if strengthened:
-                _, colours, _ = self.classify(tile_crops(colour_pixels, boxes))
+                strong = tile_crops(colour_pixels, boxes)
+                _, colours, _ = self.classify(strong)
+                if self._second is not None:
+                    second_colours = self.classify(strong, self._second)[1]
                 features = [ink_features(patch) for patch in face_patches(colour_pixels, boxes, outlines)]
             if self._ink is None:
                 features = [None] * len(boxes)  # the blue check below compares the ink's look, left out
@@ -455,7 +467,71 @@ class Recognizer:
                 # one can show too little ink to measure, and is flagged as unreadable, not set aside).
                 inks = self._ink.probabilities(features)
                 blank = np.array([f is None for f in features]) & loose
-        fused = [fuse_colour(colours[index], inks[index]) for index in range(len(boxes))]
+        fused = self._fused_colours(kinds, colours, inks, features, frames, strengthened)
+        second = (None if second_kinds is None or second_colours is None
+                  else self._fused_colours(second_kinds, second_colours, inks, features, frames, strengthened))
+        height, width = pixels.shape[:2]
+        colourless = _colourless(pixels)
+        found = []
+        none = KINDS.index("none")
+        for index in reading_order(boxes, _rows_direction(frames)):
+            not_a_tile = int(np.argmax(kinds[index])) == none
+            if not_a_tile and scores[index] < SURE_DETECTION:
+                continue
+            if proposed[index] and not _tile_like(kinds[index]):
+                continue
+            colour, colour_flag = fused[index]
+            tile, confidence, disagree = _decode(kinds[index], colour, numbers[index])
+            numbered = tile not in ("F", "J")
+            if second is not None and second_kinds is not None:
+                # The second classifier's reading, with the same ink and number reader, held to the same checks as
+                # the first's: the tile is sure only where both read it alike and both are sure.
+                other, other_confidence, other_disagree = _decode(second_kinds[index], second[index][0], numbers[index])
+                disagree = (disagree or other != tile or other_disagree or (numbered and second[index][1])
+                            or other_confidence * (1 - float(second_kinds[index][none])) < LOW_CONFIDENCE
+                            or (strengthened and self.faint_bar and numbered
+                                and float(np.max(second[index][0])) < FAINT_COLOUR_SURE))
+            small = _short_side(boxes[index]) < SMALL_TILE
+            disagree = disagree or (numbered and (colour_flag or bool(no_number[index]) or colourless)) or small
+            if strengthened and self.faint_bar and numbered and float(np.max(colour)) < FAINT_COLOUR_SURE:
+                disagree = True  # a colour read on faint inks, strengthened: sure only when very sure
+            confidence = round(confidence * (1 - float(kinds[index][none])), 4)
+            if proposed[index]:
+                if confidence < GAP_CONFIDENCE:
+                    continue  # a faint reading is no tile to add: on the renders, the rack, a back, a half box
+                disagree = True  # the detector did not see it: a tile found from its row is always confirmed by a tap
+            # Which way up: the number reader's, where it read a number (it weighs the tile's whole row),
+            # else the classifier's up/down.
+            upside_down = bool(turned[index] == 1) if np.isfinite(turned[index]) else bool(upsides[index][0] > 0.5)
+            x1, y1, x2, y2 = (int(round(float(v))) for v in boxes[index])
+            warnings = []
+            if _touches_frame(boxes[index], width, height, frame):
+                warnings.append(CUT_WARNING)
+            if small:
+                warnings.append(SMALL_WARNING)
+            if upside_down:
+                warnings.append(UPSIDE_DOWN_WARNING)
+            if numbered and no_number[index]:
+                warnings.append(NO_NUMBER_WARNING)
+            if numbered and colourless:
+                warnings.append(NO_COLOUR_WARNING)  # the colour read is a guess: never a sure tile
+            if proposed[index]:
+                warnings.append(GAP_WARNING)
+            if not_a_tile or confidence < UNREADABLE_BELOW:
+                warnings.append(UNREADABLE_WARNING)
+                if blank[index]:
+                    warnings.append(FACE_DOWN_WARNING)
+            found.append(DetectedTile(tile, (x1, y1, x2, y2), confidence, disagree or confidence < LOW_CONFIDENCE,
+                                      upside_down, tuple(warnings)))
+        return tuple(found), strengthened
+
+    @staticmethod
+    def _fused_colours(kinds: np.ndarray, colours: np.ndarray, inks: np.ndarray, features: list[np.ndarray | None],
+                       frames: np.ndarray, strengthened: bool) -> list[tuple[np.ndarray, bool]]:
+        """Each tile's colour probabilities (the classifier's ``colours`` and the ink's look together) and whether
+        its colour must be flagged for a tap: the two looks disagree, or its ink lies where another colour's does
+        among the photo's tiles in rows (``features``: each tile's ink, None where not measured)."""
+        fused = [fuse_colour(colours[index], inks[index]) for index in range(len(kinds))]
         # A tile standing in a row read black whose ink is bluer than the other blacks in the photo's rows:
         # flagged, and read blue where the gap is wide and five blacks or more were compared (its blue and black
         # probabilities swapped; with four, a black may lie far from the median of three others).  Loose
@@ -499,52 +575,7 @@ class Recognizer:
             doubtful |= read_yellow & (brightness < DARKEST_YELLOW)
         for index in np.flatnonzero(doubtful):
             fused[index] = (fused[index][0], True)
-        height, width = pixels.shape[:2]
-        colourless = _colourless(pixels)
-        found = []
-        none = KINDS.index("none")
-        for index in reading_order(boxes, _rows_direction(frames)):
-            not_a_tile = int(np.argmax(kinds[index])) == none
-            if not_a_tile and scores[index] < SURE_DETECTION:
-                continue
-            if proposed[index] and not _tile_like(kinds[index]):
-                continue
-            colour, colour_flag = fused[index]
-            tile, confidence, disagree = _decode(kinds[index], colour, numbers[index])
-            numbered = tile not in ("F", "J")
-            small = _short_side(boxes[index]) < SMALL_TILE
-            disagree = disagree or (numbered and (colour_flag or bool(no_number[index]) or colourless)) or small
-            if strengthened and self.faint_bar and numbered and float(np.max(colour)) < FAINT_COLOUR_SURE:
-                disagree = True  # a colour read on faint inks, strengthened: sure only when very sure
-            confidence = round(confidence * (1 - float(kinds[index][none])), 4)
-            if proposed[index]:
-                if confidence < GAP_CONFIDENCE:
-                    continue  # a faint reading is no tile to add: on the renders, the rack, a back, a half box
-                disagree = True  # the detector did not see it: a tile found from its row is always confirmed by a tap
-            # Which way up: the number reader's, where it read a number (it weighs the tile's whole row),
-            # else the classifier's up/down.
-            upside_down = bool(turned[index] == 1) if np.isfinite(turned[index]) else bool(upsides[index][0] > 0.5)
-            x1, y1, x2, y2 = (int(round(float(v))) for v in boxes[index])
-            warnings = []
-            if _touches_frame(boxes[index], width, height, frame):
-                warnings.append(CUT_WARNING)
-            if small:
-                warnings.append(SMALL_WARNING)
-            if upside_down:
-                warnings.append(UPSIDE_DOWN_WARNING)
-            if numbered and no_number[index]:
-                warnings.append(NO_NUMBER_WARNING)
-            if numbered and colourless:
-                warnings.append(NO_COLOUR_WARNING)  # the colour read is a guess: never a sure tile
-            if proposed[index]:
-                warnings.append(GAP_WARNING)
-            if not_a_tile or confidence < UNREADABLE_BELOW:
-                warnings.append(UNREADABLE_WARNING)
-                if blank[index]:
-                    warnings.append(FACE_DOWN_WARNING)
-            found.append(DetectedTile(tile, (x1, y1, x2, y2), confidence, disagree or confidence < LOW_CONFIDENCE,
-                                      upside_down, tuple(warnings)))
-        return tuple(found), strengthened
+        return fused
 
     def read_numbers(self, pixels: np.ndarray, boxes: np.ndarray, kinds: np.ndarray,
                      upside_down: np.ndarray,
@@ -563,12 +594,14 @@ class Recognizer:
         numbers[readable], turned[readable] = posteriors[readable], way[readable]
         return numbers, np.isfinite(posteriors).all(1) & (likelihood < NO_NUMBER_BELOW), turned
 
-    def classify(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def classify(self, crops: np.ndarray, classifier: Any = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Class probabilities averaged over the four quarter turns of each crop (the classifier is trained
-        to read a tile at any angle, so the turns are four looks at the same tile)."""
+        to read a tile at any angle, so the turns are four looks at the same tile); ``classifier``: a session
+        other than the first classifier's."""
         count = len(crops)
         turned = np.concatenate([np.rot90(crops, turn, axes=(2, 3)) for turn in range(self.turns)])
-        kinds, colours, upsides = self._classifier.run(None, {"crops": np.ascontiguousarray(turned)})
+        session = self._classifier if classifier is None else classifier
+        kinds, colours, upsides = session.run(None, {"crops": np.ascontiguousarray(turned)})
         kind = kinds.reshape(self.turns, count, -1).mean(0)
         colour = colours.reshape(self.turns, count, -1).mean(0)
         # Up and down swap under a half turn; a quarter turn says nothing about them.

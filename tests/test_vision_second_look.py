@@ -1,0 +1,86 @@
+"""The second classifier's look (issue 10, twenty-sixth round): the first classifier, taught racks built in 3-D, reads
+each tile; the one shipped before it looks at the same crops, with the same ink and number reader, and a tile is sure
+only where both read it alike and both are sure (``vision.recognizer.SECOND_CLASSIFIER``).  It never changes a
+reading: it only flags."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from vision import Recognizer
+from vision.postprocess import box_iou
+from vision.recognizer import MODELS_DIR, SECOND_CLASSIFIER
+from vision_labels import DATA, earlier_classifier, tile_boxes
+
+LABELS = {**tile_boxes("labels.csv"), **tile_boxes("racks.csv"), **tile_boxes("racks3d.csv")}
+
+pytestmark = pytest.mark.skipif(not (MODELS_DIR / SECOND_CLASSIFIER).is_file(),
+                                reason=f"models/{SECOND_CLASSIFIER} is not there")
+
+
+def _sure_wrong_colours(recognizer: Recognizer, image: str) -> list[tuple[str, str]]:
+    """The sure tiles of ``image`` whose colour is wrong: (truth, read)."""
+    truth = LABELS[image]
+    labelled = np.array([box for _, box in truth], np.float32)
+    wrong = []
+    for tile in recognizer.recognize(DATA / image).tiles:
+        overlap = box_iou(np.array(tile.box, np.float32), labelled)
+        best = int(np.argmax(overlap))
+        if overlap[best] >= 0.5 and truth[best][0][0] != tile.tile[0] and not tile.low_confidence:
+            wrong.append((truth[best][0], tile.tile))
+    return wrong
+
+
+@pytest.mark.parametrize("image, mistakes", [("rack3d_rotated_warm.jpg", 3), ("rack3d_tilted_faint.jpg", 1)])
+def test_the_second_look_flags_the_first_classifiers_sure_colour_mistakes(image: str, mistakes: int) -> None:
+    """rack3d_rotated_warm.jpg (a warm light on a rotated rack, its colours strengthened): alone, the first classifier
+    is sure of an R2, R10 and R13 read yellow at 0.88-0.99; rack3d_tilted_faint.jpg: of an R13 read Y13 at 0.94.  Held to
+    the same checks, the second classifier is not sure of them, so each is flagged."""
+    alone = _sure_wrong_colours(Recognizer(second_look=False), image)
+    assert len(alone) >= mistakes and all(truth[0] == "R" and read[0] == "Y" for truth, read in alone), alone
+    assert _sure_wrong_colours(Recognizer(), image) == []
+
+
+def test_the_second_look_changes_no_reading_and_only_adds_flags() -> None:
+    """On every labelled test photo: the same tiles, boxes, confidences and warnings with the second look and without
+    it; a tile sure with it is sure without it; and it flags at least one tile more on the 3-D racks."""
+    alone, both = Recognizer(second_look=False), Recognizer()
+    added = 0
+    for image in LABELS:
+        first, second = alone.recognize(DATA / image), both.recognize(DATA / image)
+        assert [(t.tile, t.box, t.confidence, t.warnings) for t in first.tiles] == \
+               [(t.tile, t.box, t.confidence, t.warnings) for t in second.tiles], image
+        assert all(t.low_confidence for t, u in zip(second.tiles, first.tiles) if u.low_confidence), image
+        added += sum(t.low_confidence and not u.low_confidence for t, u in zip(second.tiles, first.tiles))
+    assert added >= 4
+
+
+class _ContrarySecond(Recognizer):
+    """Its second classifier reads every tile's colour as the first's next colour, sure of it."""
+
+    def classify(self, crops: np.ndarray, classifier: Any = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if classifier is None:
+            return super().classify(crops)
+        kinds, colours, upsides = super().classify(crops)
+        return kinds, np.eye(4)[(np.argmax(colours, 1) + 1) % 4] * 0.97 + 0.01, upsides
+
+
+def test_a_second_classifier_that_reads_another_colour_flags_every_numbered_tile() -> None:
+    """Where the second classifier reads another colour, the first's reading stands and the tile is flagged."""
+    alone, contrary = Recognizer(second_look=False).recognize(DATA / "rack_front.jpg"), \
+        _ContrarySecond().recognize(DATA / "rack_front.jpg")
+    assert [t.tile for t in contrary.tiles] == [t.tile for t in alone.tiles]
+    numbered = [t for t in contrary.tiles if t.tile not in ("F", "J")]
+    assert len(numbered) >= 10 and all(t.low_confidence for t in numbered)
+    assert sum(not t.low_confidence for t in alone.tiles) >= 10
+
+
+def test_models_without_a_second_classifier_read_with_the_first_alone() -> None:
+    """A models folder with no ``classifier_second.onnx`` (an older one) reads as before: no second look."""
+    folder = earlier_classifier()
+    assert not (folder / SECOND_CLASSIFIER).exists()
+    assert Recognizer(folder)._second is None and Recognizer()._second is not None
+    assert Recognizer(second_look=False)._second is None
