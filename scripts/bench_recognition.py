@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from vision import Recognizer  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
-from vision.recognizer import MODELS_DIR  # noqa: E402
+from vision.recognizer import MODELS_DIR, SECOND_CLASSIFIER  # noqa: E402
 
 
 def conv_macs(model_path: Path, shape: tuple[int, ...]) -> int | None:
@@ -73,6 +73,9 @@ def main() -> None:
         phone(args.photos, args.runs, args.threads, args.farther)
         return
     crop_macs = conv_macs(MODELS_DIR / "classifier.onnx", (1, 3, 48, 48))
+    second = conv_macs(MODELS_DIR / SECOND_CLASSIFIER, (1, 3, 48, 48)) if (MODELS_DIR / SECOND_CLASSIFIER).is_file() else 0
+    if crop_macs is not None and second is not None:
+        crop_macs += second  # the second classifier looks at every crop too
     for threads in args.threads:
         recognizer = Recognizer(threads=threads)
         rows = []
@@ -99,7 +102,8 @@ def main() -> None:
             rate = f"{macs / median / 1e6:.1f}" if macs else "–"
             print(f"| {name} | {tiles} | {median:.0f} | {gmacs} | {rate} |")
     if crop_macs:
-        print(f"\nclassifier: {crop_macs / 1e6:.1f} M MACs a crop, × {Recognizer().turns} quarter turns a tile")
+        print(f"\nclassifiers: {crop_macs / 1e6:.1f} M MACs a crop (both, where there is a second), "
+              f"× {Recognizer().turns} quarter turns a tile")
 
 def phone(photos: list[Path], runs: int, threads: list[int], farther: float = 0.0) -> None:
     """Median time of a whole 12 MP upload (decoding included), read at the working size and at full size; with
