@@ -6,7 +6,8 @@ tiles lie in a part of it no larger than the working size, found again there at 
 gaps and past their ends (``vision.rack.row_gaps``) → crop → classify → read the numbers of tiles
 standing in a row (``vision.numerals``) → decode → reading order.
 Low confidence is reported, never hidden: such tiles carry ``low_confidence`` for the UI to confirm,
-and so does every tile whose number the classifier and the number reader read differently.
+and so does every tile whose number the classifier and the number reader read differently, and every tile a second
+classifier (where the models have one) reads otherwise or is not sure of.
 """
 
 from __future__ import annotations
@@ -489,11 +490,10 @@ class Recognizer:
                 other, other_confidence, other_disagree = _decode(second_kinds[index], second[index][0], numbers[index])
                 disagree = (disagree or other != tile or other_disagree or (numbered and second[index][1])
                             or other_confidence * (1 - float(second_kinds[index][none])) < LOW_CONFIDENCE
-                            or (strengthened and self.faint_bar and numbered
-                                and float(np.max(second[index][0])) < FAINT_COLOUR_SURE))
+                            or (numbered and self._under_faint_bar(strengthened, second[index][0])))
             small = _short_side(boxes[index]) < SMALL_TILE
             disagree = disagree or (numbered and (colour_flag or bool(no_number[index]) or colourless)) or small
-            if strengthened and self.faint_bar and numbered and float(np.max(colour)) < FAINT_COLOUR_SURE:
+            if numbered and self._under_faint_bar(strengthened, colour):
                 disagree = True  # a colour read on faint inks, strengthened: sure only when very sure
             confidence = round(confidence * (1 - float(kinds[index][none])), 4)
             if proposed[index]:
@@ -524,6 +524,11 @@ class Recognizer:
             found.append(DetectedTile(tile, (x1, y1, x2, y2), confidence, disagree or confidence < LOW_CONFIDENCE,
                                       upside_down, tuple(warnings)))
         return tuple(found), strengthened
+
+    def _under_faint_bar(self, strengthened: bool, colour: np.ndarray) -> bool:
+        """Whether a numbered tile's ``colour`` probabilities, read on a photo whose colours were strengthened (or
+        not), are under the bar a colour read on faint inks must pass to be sure (``FAINT_COLOUR_SURE``)."""
+        return strengthened and self.faint_bar and float(np.max(colour)) < FAINT_COLOUR_SURE
 
     @staticmethod
     def _fused_colours(kinds: np.ndarray, colours: np.ndarray, inks: np.ndarray, features: list[np.ndarray | None],
