@@ -3,8 +3,10 @@ segment that turns a photo."""
 
 from __future__ import annotations
 
+import atexit
 import csv
 import functools
+import shutil
 import struct
 import tempfile
 from collections import defaultdict
@@ -50,12 +52,13 @@ def app1_orientation(value: int) -> bytes:
 @functools.cache
 def earlier_classifier() -> Path:
     """A models folder whose only classifier is the one shipped first until the twenty-sixth round (now the second
-    classifier, ``models/classifier_second.onnx``), the rest the shipped models (linked, not copied).  Tests of a look
-    that flags a misread that classifier made read with it, so that the misread they show stays there to be flagged;
-    each also says what the shipped models read."""
+    classifier, ``models/classifier_second.onnx``), the rest the shipped models (linked, not copied; the folder is
+    removed when the tests end).  Tests of a look that flags a misread that classifier made read with it, so that the
+    misread they show stays there to be flagged."""
     from vision.recognizer import MODELS_DIR, SECOND_CLASSIFIER
 
     folder = Path(tempfile.mkdtemp(prefix="earlier-classifier-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
     for model in MODELS_DIR.iterdir():
         if model.suffix in (".onnx", ".json") and model.name not in ("classifier.onnx", SECOND_CLASSIFIER):
             (folder / model.name).symlink_to(model)
