@@ -12,12 +12,12 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import DetectedTile, Recognizer
+from vision import Recognizer
 from vision.recognizer import FAINT_COLOURS_MESSAGE
 from vision.ink import COLOURED_FROM, MOST_STRENGTH, colour_strength, face_patches, ink_features, loose_frames
 from vision.numerals import tile_frames
 from vision.postprocess import box_iou
-from vision_labels import DATA, detector_boxes, earlier_classifier, tile_boxes
+from vision_labels import DATA, detector_boxes, earlier_classifier, sure_colour_mistakes, tile_boxes
 
 LABELS = {**tile_boxes("labels.csv"), **tile_boxes("racks.csv"), **tile_boxes("racks3d.csv")}
 REAL = ["real_table_16.jpg", "real_table_17.jpg", "real_table_8.jpg", "real_rack_6.jpg"]
@@ -113,28 +113,15 @@ def test_blacks_a_little_apart_are_no_colours() -> None:
     assert colour_strength([ink(c, 0.0) for c in blacks[:12]] + coloured[:3]) == 1.0
 
 
-def _sure_colour_mistakes(tiles: tuple[DetectedTile, ...], image: str) -> list[tuple[str, str, float]]:
-    """Of ``tiles`` read on ``image``, the sure ones whose colour is wrong: (truth, read, confidence)."""
-    truth = LABELS[image]
-    labelled = np.array([box for _, box in truth], np.float32)
-    wrong = []
-    for tile in tiles:
-        overlap = box_iou(np.array(tile.box, np.float32), labelled)
-        best = int(np.argmax(overlap))
-        if overlap[best] >= 0.5 and truth[best][0][0] != tile.tile[0] and not tile.low_confidence:
-            wrong.append((truth[best][0], tile.tile, round(tile.confidence, 2)))
-    return wrong
-
-
 def _sure_colour_wrong(recognizer: Recognizer, pixels: np.ndarray, image: str) -> list[tuple[str, str, float]]:
     """The sure tiles whose colour is wrong, the photo read whole: (truth, read, confidence)."""
-    return _sure_colour_mistakes(recognizer.recognize(pixels).tiles, image)
+    return sure_colour_mistakes(recognizer.recognize(pixels).tiles, image)
 
 
 def _sure_colour_wrong_on(recognizer: Recognizer, pixels: np.ndarray, image: str, detector: str) -> list[tuple[str, str, float]]:
     """:func:`_sure_colour_wrong` with the tiles read on the boxes ``detector`` drew on the photo (``detector_boxes``)."""
     boxes, proposed = detector_boxes(image, detector)
-    return _sure_colour_mistakes(recognizer.read_tiles(pixels, boxes, np.ones(len(boxes), np.float32), proposed), image)
+    return sure_colour_mistakes(recognizer.read_tiles(pixels, boxes, np.ones(len(boxes), np.float32), proposed), image)
 
 
 def test_a_strengthened_photos_colours_are_sure_only_when_very_sure() -> None:

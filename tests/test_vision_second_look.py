@@ -11,9 +11,8 @@ import numpy as np
 import pytest
 
 from vision import Recognizer
-from vision.postprocess import box_iou
 from vision.recognizer import MODELS_DIR, SECOND_CLASSIFIER
-from vision_labels import DATA, earlier_classifier, tile_boxes
+from vision_labels import DATA, earlier_classifier, sure_colour_mistakes, tile_boxes
 
 LABELS = {**tile_boxes("labels.csv"), **tile_boxes("racks.csv"), **tile_boxes("racks3d.csv")}
 
@@ -23,15 +22,7 @@ pytestmark = pytest.mark.skipif(not (MODELS_DIR / SECOND_CLASSIFIER).is_file(),
 
 def _sure_wrong_colours(recognizer: Recognizer, image: str) -> list[tuple[str, str]]:
     """The sure tiles of ``image`` whose colour is wrong: (truth, read)."""
-    truth = LABELS[image]
-    labelled = np.array([box for _, box in truth], np.float32)
-    wrong = []
-    for tile in recognizer.recognize(DATA / image).tiles:
-        overlap = box_iou(np.array(tile.box, np.float32), labelled)
-        best = int(np.argmax(overlap))
-        if overlap[best] >= 0.5 and truth[best][0][0] != tile.tile[0] and not tile.low_confidence:
-            wrong.append((truth[best][0], tile.tile))
-    return wrong
+    return [mistake[:2] for mistake in sure_colour_mistakes(recognizer.recognize(DATA / image).tiles, image)]
 
 
 @pytest.mark.parametrize("image, mistakes", [("rack3d_rotated_warm.jpg", 3), ("rack3d_tilted_faint.jpg", 1)])

@@ -1,5 +1,5 @@
-"""The labelled test photos of tests/data/vision (see the README there): tiles and boxes by image, and an EXIF
-segment that turns a photo."""
+"""The labelled test photos of tests/data/vision (see the README there): tiles and boxes by image, the sure tiles read
+in a wrong colour, and an EXIF segment that turns a photo."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ import shutil
 import struct
 import tempfile
 from collections import defaultdict
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -24,6 +26,27 @@ def tile_boxes(name: str) -> dict[str, list[tuple[str, list[float]]]]:
         for row in csv.DictReader(handle):
             found[row["image"]].append((row["tile"], [float(row[k]) for k in ("x1", "y1", "x2", "y2")]))
     return found
+
+
+@functools.cache
+def _every_label() -> dict[str, list[tuple[str, list[float]]]]:
+    return {**tile_boxes("labels.csv"), **tile_boxes("racks.csv"), **tile_boxes("racks3d.csv")}
+
+
+def sure_colour_mistakes(tiles: Iterable[Any], image: str) -> list[tuple[str, str, float]]:
+    """Of ``tiles`` (``vision.DetectedTile``) read on ``image`` (labelled in ``labels.csv``, ``racks.csv`` or
+    ``racks3d.csv``), the sure ones whose colour is wrong: (truth, read, confidence)."""
+    from vision.postprocess import box_iou
+
+    truth = _every_label()[image]
+    labelled = np.array([box for _, box in truth], np.float32)
+    wrong = []
+    for tile in tiles:
+        overlap = box_iou(np.array(tile.box, np.float32), labelled)
+        best = int(np.argmax(overlap))
+        if overlap[best] >= 0.5 and truth[best][0][0] != tile.tile[0] and not tile.low_confidence:
+            wrong.append((truth[best][0], tile.tile, round(tile.confidence, 2)))
+    return wrong
 
 
 def detector_boxes(image: str, detector: str) -> tuple[np.ndarray, np.ndarray]:
