@@ -86,7 +86,10 @@ def op_recognize(request: Mapping[str, Any]) -> dict[str, Any]:
     path = Path(str(_require(request, "image")))
     if not path.is_file():
         raise CommandError(f"no such image file: {str(path)!r}")
-    result: dict[str, Any] = recognize_file(path)
+    second_look = request.get("second_look", True)
+    if not isinstance(second_look, bool):
+        raise CommandError(f"field 'second_look' must be true or false, not {second_look!r}")
+    result: dict[str, Any] = recognize_file(path, second_look=second_look)
     return result
 
 
@@ -348,6 +351,8 @@ def _add_game_op(sub: Any, op: str) -> None:
 KEEP_PHOTOS_HELP = ("keep the photos the pickers read, with the tiles as the players confirm them, in the data dir's "
                     "kept-photos folder (on this computer only), to measure the tile reader on real racks: see "
                     "'okey-companion photos export'")
+SECOND_LOOK_HELP = ("read each tile with one classifier, not two: quicker (about 0.8 s less a 15-tile rack on a "
+                    "Raspberry Pi 4), but fewer misread tiles are flagged for a tap")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -402,6 +407,7 @@ def build_parser() -> argparse.ArgumentParser:
     recognize.add_argument("--same-rack", action="store_true",
                            help="the photos show one rack, left part first: print the rack they make, "
                                 "a tile two photos show counted once")
+    recognize.add_argument("--no-second-look", action="store_false", dest="second_look", help=SECOND_LOOK_HELP)
 
     serve = sub.add_parser("serve", help="run the table companion web app")
     serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default all interfaces)")
@@ -412,6 +418,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the host camera: auto (default: the Raspberry Pi camera if picamera2 sees one, else "
                             "camera 0), picamera2, a USB camera number such as 0, or a path such as /dev/video0")
     serve.add_argument("--keep-photos", action="store_true", help=KEEP_PHOTOS_HELP)
+    serve.add_argument("--no-second-look", action="store_false", dest="second_look", help=SECOND_LOOK_HELP)
 
     service = sub.add_parser("service", help="a systemd unit that starts the companion at boot (Raspberry Pi)")
     action = service.add_mutually_exclusive_group(required=True)
@@ -426,6 +433,8 @@ def build_parser() -> argparse.ArgumentParser:
     service.add_argument("--unit-dir", help="write the unit here instead (default $OKEY_COMPANION_UNIT_DIR or "
                                             "/etc/systemd/system)")
     service.add_argument("--keep-photos", action="store_true", help="as for serve: " + KEEP_PHOTOS_HELP)
+    service.add_argument("--no-second-look", action="store_false", dest="second_look",
+                         help="as for serve: " + SECOND_LOOK_HELP)
     service.add_argument("--no-start", action="store_true", help="with --install: write it, do not enable it")
 
     photos = sub.add_parser("photos", help="the photos kept at the table (serve --keep-photos): export them to "
@@ -442,7 +451,8 @@ def _service(args: argparse.Namespace) -> int:
     from companion import service
 
     settings = service.build_settings(user=args.user, data_dir=args.data_dir, host=args.host, port=args.port,
-                                      camera=args.camera, keep_photos=args.keep_photos)
+                                      camera=args.camera, keep_photos=args.keep_photos,
+                                      second_look=args.second_look)
     if args.print_unit:
         sys.stdout.write(service.render_unit(settings))
         return 0
@@ -554,7 +564,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         from companion.web.serve import serve
 
         serve(host=args.host, port=args.port, data_dir=args.data_dir, threads=args.threads, camera=args.camera,
-              keep_photos=args.keep_photos)
+              keep_photos=args.keep_photos, second_look=args.second_look)
         return 0
     if command == "photos":
         return _export_photos(args)
@@ -563,7 +573,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if command == "recognize":
         if args.same_rack and len(args.photos) < 2:
             raise CommandError("--same-rack needs two photos or more of one rack: its left part, then its right part")
-        results = [op_recognize({"image": photo}) for photo in args.photos]
+        results = [op_recognize({"image": photo, "second_look": args.second_look}) for photo in args.photos]
         rack = same_rack(results) if args.same_rack else None
         if args.json:
             print(json.dumps(rack or (results if len(results) > 1 else results[0]), ensure_ascii=False))

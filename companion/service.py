@@ -120,7 +120,8 @@ def _home(user: str) -> Path:
 
 
 def build_settings(*, user: str | None = None, data_dir: str | None = None, host: str = "0.0.0.0",
-                   port: int = 8000, camera: str = "auto", keep_photos: bool = False) -> UnitSettings:
+                   port: int = 8000, camera: str = "auto", keep_photos: bool = False,
+                   second_look: bool = True) -> UnitSettings:
     """The unit's settings from the command line's options (the data dir defaults to the user's own)."""
     from vision.camera import parse_camera
 
@@ -130,7 +131,8 @@ def build_settings(*, user: str | None = None, data_dir: str | None = None, host
         raise ServiceError(f"--port {port} is not a port: use 1-65535, e.g. 8000")
     folder = Path(data_dir).expanduser() if data_dir else _home(who) / ".okey-companion"
     command = (*this_install_command(), "serve", "--host", host, "--port", str(port),
-               "--data-dir", str(folder.absolute()), "--camera", str(camera), *(("--keep-photos",) if keep_photos else ()))
+               "--data-dir", str(folder.absolute()), "--camera", str(camera), *(("--keep-photos",) if keep_photos else ()),
+               *(() if second_look else ("--no-second-look",)))
     return UnitSettings(exec_start=command, user=who)
 
 

@@ -136,3 +136,9 @@ def test_systemd_accepts_the_unit(tmp_path: Path) -> None:
     result = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True,
                             env={**os.environ, "SYSTEMD_LOG_LEVEL": "err"})
     assert "okey-companion.service" not in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("args", [[], ["--no-second-look"]])
+def test_the_unit_passes_no_second_look_on(capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
+    command = shlex.split(_unit(capsys, "--user", ME, *args)["ExecStart"])
+    assert ("--no-second-look" in command) is bool(args)

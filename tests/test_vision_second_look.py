@@ -5,6 +5,8 @@ reading: it only flags."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -75,3 +77,50 @@ def test_models_without_a_second_classifier_read_with_the_first_alone() -> None:
     assert not (folder / SECOND_CLASSIFIER).exists()
     assert Recognizer(folder)._second is None and Recognizer()._second is not None
     assert Recognizer(second_look=False)._second is None
+
+
+# -- the look as a setting: ``recognize``/``serve``/``service --no-second-look``, ``"second_look": false`` in batch --
+
+
+def _sure_wrong_from_the_command_line(capsys: pytest.CaptureFixture[str], *args: str) -> list[tuple[str, str]]:
+    from types import SimpleNamespace
+
+    from companion.cli import main
+
+    image = "rack3d_rotated_warm.jpg"
+    assert main(["recognize", "--json", *args, str(DATA / image)]) == 0
+    tiles = [SimpleNamespace(**tile) for tile in json.loads(capsys.readouterr().out)["tiles"]]
+    return [mistake[:2] for mistake in sure_colour_mistakes(tiles, image)]
+
+
+def test_recognize_without_the_second_look_reads_with_one_classifier(capsys: pytest.CaptureFixture[str]) -> None:
+    """``recognize --no-second-look``: the first classifier alone, sure of the reds it reads yellow on the warm 3-D
+    rack; without the option those are flagged."""
+    assert _sure_wrong_from_the_command_line(capsys) == []
+    alone = _sure_wrong_from_the_command_line(capsys, "--no-second-look")
+    assert len(alone) >= 3 and all(truth[0] == "R" and read[0] == "Y" for truth, read in alone), alone
+
+
+@pytest.mark.parametrize("value", ["no", 0, None, [False]])
+def test_a_batch_second_look_must_be_true_or_false(value: Any) -> None:
+    from companion.cli import CommandError, op_recognize
+
+    with pytest.raises(CommandError, match="field 'second_look' must be true or false"):
+        op_recognize({"image": str(DATA / "rack3d_rotated_warm.jpg"), "second_look": value})
+
+
+@pytest.mark.parametrize("args, looks", [([], True), (["--no-second-look"], False)])
+def test_serve_hands_the_setting_to_the_photo_pickers(args: list[str], looks: bool, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    import waitress
+
+    from companion.cli import main
+    from companion.web.views_hands import recognizer
+
+    served: list[Any] = []
+    monkeypatch.setattr(waitress, "serve", lambda app, **settings: served.append(app))
+    assert main(["serve", "--port", "1", "--host", "127.0.0.1", "--data-dir", str(tmp_path), *args]) == 0
+    with served[0].app_context():
+        assert (recognizer()._second is not None) is looks
+    assert ("one classifier (--no-second-look)" in capsys.readouterr().out) is not looks

@@ -279,9 +279,9 @@ class Recognizer:
             raise ValueError(f"{ink} orders its colours {self._ink.colours}, the classifier {COLOURS}")
 
     @classmethod
-    def default(cls) -> Recognizer:
-        """The shared recogniser over ``models/*.onnx``, loaded once per process."""
-        return _default_recognizer()
+    def default(cls, second_look: bool = True) -> Recognizer:
+        """The shared recogniser over ``models/*.onnx``, loaded once per process (once for each ``second_look``)."""
+        return _default_recognizer(second_look)
 
     def recognize(self, image: bytes | str | Path | np.ndarray) -> Recognition:
         """Read every visible tile; raises :class:`vision.ImageError` for uploads that are not usable photos."""
@@ -900,11 +900,12 @@ def _photo_warnings(tiles: tuple[DetectedTile, ...], aside: tuple[DetectedTile, 
     return tuple(warnings)
 
 
-@functools.lru_cache(maxsize=1)
-def _default_recognizer() -> Recognizer:
-    return Recognizer()
+@functools.lru_cache(maxsize=2)
+def _default_recognizer(second_look: bool) -> Recognizer:
+    return Recognizer(second_look=second_look)
 
 
-def recognize_file(path: str | Path) -> dict[str, Any]:
-    """Recognise one photo file with the default recogniser; the result as a JSON-ready dict."""
-    return Recognizer.default().recognize(path).to_dict(image=str(path))
+def recognize_file(path: str | Path, second_look: bool = True) -> dict[str, Any]:
+    """Recognise one photo file with the default recogniser; the result as a JSON-ready dict.  ``second_look=False``
+    leaves the second classifier's look out (quicker; fewer tiles flagged, so more misreads left sure)."""
+    return Recognizer.default(second_look).recognize(path).to_dict(image=str(path))

@@ -80,11 +80,12 @@ def print_banner(urls: list[str], out: TextIO) -> None:
 
 
 def serve(*, host: str = "0.0.0.0", port: int = 8000, data_dir: str | Path | None = None, threads: int = 8,
-          camera: str = "auto", keep_photos: bool = False) -> None:
+          camera: str = "auto", keep_photos: bool = False, second_look: bool = True) -> None:
     """Serve the companion with waitress on ``host:port`` until interrupted.
 
     ``keep_photos`` keeps the photos the pickers read, with the tiles as the players confirm them, in the data
-    dir's ``kept-photos`` folder (:mod:`companion.kept_photos`).
+    dir's ``kept-photos`` folder (:mod:`companion.kept_photos`).  ``second_look=False`` reads each tile with one
+    classifier, not two (quicker on a Raspberry Pi; fewer misread tiles flagged).
 
     ``camera`` is the host camera of the photo pickers (``auto``, ``picamera2``, ``0``, ``/dev/video0``; see
     :mod:`vision.camera`); a malformed value raises :class:`vision.camera.CameraError` before anything starts.
@@ -94,7 +95,7 @@ def serve(*, host: str = "0.0.0.0", port: int = 8000, data_dir: str | Path | Non
     from companion.web import create_app
     from vision.camera import parse_camera
 
-    config: dict[str, object] = {"CAMERA": parse_camera(camera), "KEEP_PHOTOS": keep_photos}
+    config: dict[str, object] = {"CAMERA": parse_camera(camera), "KEEP_PHOTOS": keep_photos, "SECOND_LOOK": second_look}
     if data_dir is not None:
         config["DATA_DIR"] = str(data_dir)
     app = create_app(config)
@@ -105,5 +106,7 @@ def serve(*, host: str = "0.0.0.0", port: int = 8000, data_dir: str | Path | Non
     print_banner(lan_urls(addresses, port), sys.stdout)
     if keep_photos:
         print(f"Photos read are kept, with the tiles as confirmed, in {Path(app.config['DATA_DIR']) / 'kept-photos'}")
+    if not second_look:
+        print("Tiles are read with one classifier (--no-second-look): quicker, fewer misread tiles flagged")
     app.config["LAN_URLS"] = lan_urls(addresses, port)
     waitress_serve(app, host=host, port=port, threads=threads, ident="okey-companion")

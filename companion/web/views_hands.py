@@ -398,7 +398,7 @@ def recognizer() -> Any:
         try:
             from vision import Recognizer
 
-            current_app.extensions["recognizer"] = Recognizer.default()
+            current_app.extensions["recognizer"] = Recognizer.default(current_app.config.get("SECOND_LOOK", True))
         except Exception as error:  # an ONNX load failure has no narrower base class
             current_app.logger.warning("photo recognition unavailable: %s", error)
             return None
