@@ -7,6 +7,7 @@ it averages — and the time this machine takes, from which an achieved rate (GM
     python scripts/bench_recognition.py                 # the photos in tests/data/vision
     python scripts/bench_recognition.py --photos a.jpg b.jpg --runs 7
     python scripts/bench_recognition.py --phone --threads 2   # as a phone sends them: 12 MP JPEGs, whole upload timed
+    python scripts/bench_recognition.py --threads 2 --no-second-look   # one classifier (serve --no-second-look)
 
 MACs need the ``onnx`` package (``pip install onnx``; shape inference only); without it only times are shown.
 """
@@ -66,18 +67,20 @@ def main() -> None:
                         help="with --phone: each photo taken from farther away first (eval_vision.py --farther: the "
                              "scene PAD times its size larger on each side; 2.0: the rack a fifth of the photo's width), "
                              "and also timed without the second reading of its tiles from the whole photo's pixels")
+    parser.add_argument("--no-second-look", action="store_false", dest="second_look",
+                        help="read with the first classifier alone, as 'okey-companion serve --no-second-look'")
     args = parser.parse_args()
     if args.farther < 0 or (args.farther and not args.phone):
         parser.error(f"--farther {args.farther}: give a share of 0 or more, with --phone")
     if args.phone:
-        phone(args.photos, args.runs, args.threads, args.farther)
+        phone(args.photos, args.runs, args.threads, args.farther, args.second_look)
         return
     crop_macs = conv_macs(MODELS_DIR / "classifier.onnx", (1, 3, 48, 48))
     second = conv_macs(MODELS_DIR / SECOND_CLASSIFIER, (1, 3, 48, 48)) if (MODELS_DIR / SECOND_CLASSIFIER).is_file() else 0
-    if crop_macs is not None and second is not None:
+    if crop_macs is not None and second is not None and args.second_look:
         crop_macs += second  # the second classifier looks at every crop too
     for threads in args.threads:
-        recognizer = Recognizer(threads=threads)
+        recognizer = Recognizer(threads=threads, second_look=args.second_look)
         rows = []
         for photo in args.photos:
             pixels = load_image(photo)
@@ -102,10 +105,12 @@ def main() -> None:
             rate = f"{macs / median / 1e6:.1f}" if macs else "–"
             print(f"| {name} | {tiles} | {median:.0f} | {gmacs} | {rate} |")
     if crop_macs:
-        print(f"\nclassifiers: {crop_macs / 1e6:.1f} M MACs a crop (both, where there is a second), "
+        which = "both, where there is a second" if args.second_look else "the first alone"
+        print(f"\nclassifiers: {crop_macs / 1e6:.1f} M MACs a crop ({which}), "
               f"× {Recognizer().turns} quarter turns a tile")
 
-def phone(photos: list[Path], runs: int, threads: list[int], farther: float = 0.0) -> None:
+
+def phone(photos: list[Path], runs: int, threads: list[int], farther: float = 0.0, second_look: bool = True) -> None:
     """Median time of a whole 12 MP upload (decoding included), read at the working size and at full size; with
     ``farther``, each photo first taken from farther away, and also read without the second reading of its
     tiles from the whole photo's pixels (``Recognizer(read_closer=False)``)."""
@@ -125,10 +130,10 @@ def phone(photos: list[Path], runs: int, threads: list[int], farther: float = 0.
         uploads.append((photo.name, big.shape[1], big.shape[0],
                         cv2.imencode(".jpg", np.clip(big, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()))
     for count in threads:
-        readers = {"working size": Recognizer(threads=count)}
+        readers = {"working size": Recognizer(threads=count, second_look=second_look)}
         if farther:
-            readers["without the closer read"] = Recognizer(threads=count, read_closer=False)
-        readers["full size"] = Recognizer(threads=count, reduce=False)
+            readers["without the closer read"] = Recognizer(threads=count, read_closer=False, second_look=second_look)
+        readers["full size"] = Recognizer(threads=count, reduce=False, second_look=second_look)
         print(f"\n## onnxruntime threads = {count}, photos as a phone sends them\n")
         print("| photo | size | upload | " + " | ".join(f"{name} median ms" for name in readers) + " | same tiles |")
         print("|---|---|---:|" + "---:|" * len(readers) + "---|")

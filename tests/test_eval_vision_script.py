@@ -4,6 +4,7 @@ it cannot take."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -97,6 +98,22 @@ def test_the_benchmark_takes_a_far_shot_only_as_a_phone_sends_it(arguments: list
     assert run.returncode == 2
     assert "give a share of 0 or more, with --phone" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+def test_the_benchmark_times_the_first_classifier_alone() -> None:
+    """``bench_recognition.py --no-second-look`` times the reader as ``serve --no-second-look`` runs it; where the
+    multiply-adds are counted (the ``onnx`` package), they are the first classifier's alone."""
+    bench = SCRIPT.parent / "bench_recognition.py"
+    photo = SCRIPT.parent.parent / "tests" / "data" / "vision" / "rack3d_rotated_warm.jpg"
+    counts = {}
+    for look in ([], ["--no-second-look"]):
+        run = subprocess.run([sys.executable, str(bench), "--photos", str(photo), "--runs", "1", "--threads", "1", *look],
+                             capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0 and "| rack3d_rotated_warm.jpg | 24 |" in run.stdout, run.stdout + run.stderr
+        counts[bool(look)] = re.findall(r"classifiers: ([\d.]+) M MACs a crop \((.*)\)", run.stdout)
+    if counts[False]:
+        (both, _), (alone, which) = counts[False][0], counts[True][0]
+        assert which == "the first alone" and float(alone) * 2 == pytest.approx(float(both), rel=0.01)
 
 
 def test_a_box_around_the_whole_tile_finds_it_where_the_labels_give_the_whole(tmp_path: Path) -> None:
