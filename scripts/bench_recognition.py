@@ -76,8 +76,9 @@ def main() -> None:
         phone(args.photos, args.runs, args.threads, args.farther, args.second_look)
         return
     crop_macs = conv_macs(MODELS_DIR / "classifier.onnx", (1, 3, 48, 48))
-    second = conv_macs(MODELS_DIR / SECOND_CLASSIFIER, (1, 3, 48, 48)) if (MODELS_DIR / SECOND_CLASSIFIER).is_file() else 0
-    if crop_macs is not None and second is not None and args.second_look:
+    second_file = MODELS_DIR / SECOND_CLASSIFIER
+    second = conv_macs(second_file, (1, 3, 48, 48)) if args.second_look and second_file.is_file() else 0
+    if crop_macs is not None and second is not None:
         crop_macs += second  # the second classifier looks at every crop too
     for threads in args.threads:
         recognizer = Recognizer(threads=threads, second_look=args.second_look)
