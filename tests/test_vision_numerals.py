@@ -444,3 +444,44 @@ def test_reading_a_settled_row_its_way_only_reads_as_before(recognizer: Recogniz
     assert fewer <= share * sum(counted), (fewer, sum(counted))
     for saved, full in zip(saving, every):
         np.testing.assert_allclose(saved, full, rtol=1e-4, atol=1e-6)
+
+
+@pytest.mark.parametrize("degrees", [0, 30, -50, 90])
+@pytest.mark.parametrize("shift", [0.1, 0.3, 0.45])
+def test_a_second_box_on_a_tile_leaves_its_width_alone(degrees: float, shift: float) -> None:
+    """The detector's second box on one tile (its number and symbol, or a box shifted over it: close front views)
+    is no touching neighbour: the tiles' widths stay what the row's spacing says, the second box's too."""
+    boxes, _ = _turned_row(math.radians(degrees))
+    along = np.array([math.cos(math.radians(degrees)), math.sin(math.radians(degrees))])
+    second = boxes[3] + np.tile(along * shift * TILE_W, 2)
+    frames = tile_frames(np.vstack([boxes, second[None]]).astype(np.float32))
+    assert np.allclose(frames[1:-1, 3], TILE_W, rtol=0.05), frames[:, 3]
+    assert frames[-1, 3] >= 0.9 * TILE_W
+
+
+@needs_reader
+@pytest.mark.parametrize("image, labels", [("rack_front.jpg", RACKS), ("rack_tilted_teens.jpg", RACKS)])
+def test_a_second_box_on_a_tile_keeps_its_two_digits(recognizer: Recognizer, image: str,
+                                                     labels: dict[str, list[tuple[str, list[float]]]]) -> None:
+    """A tile of 10-13 read right on its own box, given a second box shifted a third of a tile along the row (as the
+    detector gives on close front views of the 3-D racks): still read as its two digits, not 1, 2 or 3 (before
+    the twenty-eighth round the second box's distance was taken for the tile's width and cut the crop to a digit)."""
+    pixels = cv2.imread(str(DATA / image))
+    tiles = [(tile, box) for tile, box in labels[image] if tile not in ("F", "J")]
+    boxes = np.array([box for _, box in tiles], np.float32)
+    assert recognizer._numbers is not None
+
+    def number(posteriors: np.ndarray) -> int | None:
+        return NUMBERS[int(np.argmax(posteriors))] if np.isfinite(posteriors).all() else None
+
+    alone = recognizer._numbers.read(pixels, boxes)[0]
+    teens = [index for index, (tile, _) in enumerate(tiles)
+             if int(tile[1:]) >= 10 and number(alone[index]) == int(tile[1:])]
+    assert len(teens) >= 3
+    wrong = []
+    for index in teens:
+        second = boxes[index] + np.array([1, 0, 1, 0], np.float32) * 0.33 * (boxes[index, 2] - boxes[index, 0])
+        posteriors, _, _ = recognizer._numbers.read(pixels, np.vstack([boxes, second[None]]))
+        if number(posteriors[index]) != int(tiles[index][0][1:]):
+            wrong.append((tiles[index][0], number(posteriors[index])))
+    assert not wrong, wrong

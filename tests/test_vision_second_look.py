@@ -27,10 +27,11 @@ def _sure_wrong_colours(recognizer: Recognizer, image: str) -> list[tuple[str, s
     return [mistake[:2] for mistake in sure_colour_mistakes(recognizer.recognize(DATA / image).tiles, image)]
 
 
-@pytest.mark.parametrize("image, mistakes", [("rack3d_rotated_warm.jpg", 3), ("rack3d_tilted_faint.jpg", 1)])
+@pytest.mark.parametrize("image, mistakes", [("rack3d_rotated_warm.jpg", 1), ("rack3d_tilted_faint.jpg", 1)])
 def test_the_second_look_flags_the_first_classifiers_sure_colour_mistakes(image: str, mistakes: int) -> None:
     """rack3d_rotated_warm.jpg (a warm light on a rotated rack, its colours strengthened): alone, the first classifier
-    is sure of an R2, R10 and R13 read yellow at 0.88-0.99; rack3d_tilted_faint.jpg: of an R13 read Y13 at 0.94.  Held to
+    is sure of an R10 read yellow at 0.94 (of an R2 and an R13 too, at 0.88-0.99, before the twenty-eighth round
+    measured the tiles' widths past their second boxes); rack3d_tilted_faint.jpg: of an R13 read Y13 at 0.94.  Held to
     the same checks, the second classifier is not sure of them, so each is flagged."""
     alone = _sure_wrong_colours(Recognizer(second_look=False), image)
     assert len(alone) >= mistakes and all(truth[0] == "R" and read[0] == "Y" for truth, read in alone), alone
@@ -98,7 +99,7 @@ def test_recognize_without_the_second_look_reads_with_one_classifier(capsys: pyt
     rack; without the option those are flagged."""
     assert _sure_wrong_from_the_command_line(capsys) == []
     alone = _sure_wrong_from_the_command_line(capsys, "--no-second-look")
-    assert len(alone) >= 3 and all(truth[0] == "R" and read[0] == "Y" for truth, read in alone), alone
+    assert len(alone) >= 1 and all(truth[0] == "R" and read[0] == "Y" for truth, read in alone), alone
 
 
 @pytest.mark.parametrize("value", ["no", 0, None, [False]])

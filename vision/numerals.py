@@ -147,6 +147,12 @@ def row_labels(frames: np.ndarray, reach: float = _VOTE_REACH) -> np.ndarray:
     return labels
 
 
+DUPLICATE_WITHIN = 0.5
+"""Two boxes whose centres lie closer than this share of the smaller one's extent along the row are two boxes on
+one tile (measured on the 3-D racks' close front views: a tile's second box lay 10-40 px from its first on tiles
+100 px wide, and the distance, taken for the tile's width, cut its 12 down to a 1 or a 2)."""
+
+
 def _row_links(centres: np.ndarray, angle: float, sizes: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
     """Which pairs of ``centres`` are neighbours in a row running at ``angle``: one lies along that direction
     from the other (within ``_ROW_SLACK``), at most ``reach`` times the smaller of their ``sizes`` apart
@@ -185,11 +191,17 @@ def tile_frames(boxes: np.ndarray, reach: float = _ROW_REACH) -> np.ndarray:
     in_row = chain >= (2 if chain.max() >= 4 else 3)
     if not in_row.any():
         return frames
-    spacing = np.where(links, distance, np.inf).min(1)
-    typical = float(np.median(spacing[in_row]))
     c, s = abs(math.cos(angle)), abs(math.sin(angle))
+    extent = np.where(c >= s, box_w, box_h)  # each box's extent along the row
+    # Two boxes whose centres lie within half a box of each other along the row are two boxes on one tile (the
+    # detector's number and symbol, or a box shifted over it), not touching neighbours: neither measures a width,
+    # its own or a neighbour's, and both take the row's typical one.
+    paired = (links & (distance < DUPLICATE_WITHIN * np.minimum(extent[:, None], extent[None, :]))).any(1)
+    spacing = np.where(links & ~paired[:, None] & ~paired[None, :], distance, np.inf).min(1)
+    measured = in_row & np.isfinite(spacing)
+    typical = float(np.median(spacing[measured] if measured.any() else extent[in_row]))
     # A tile wider than its own box along the row is not a touching neighbour's spacing: use the box.
-    width = np.minimum(np.minimum(spacing, typical * 1.15), np.where(c >= s, box_w, box_h))
+    width = np.minimum(np.where(paired, typical, np.minimum(spacing, typical * 1.15)), extent)
     # The tile's extent across the row: box width = w·c + h·s, box height = w·s + h·c.
     height = box_w * s + box_h * c - 2 * width * c * s
     frames[in_row, 3] = width[in_row]
