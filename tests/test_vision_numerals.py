@@ -446,17 +446,36 @@ def test_reading_a_settled_row_its_way_only_reads_as_before(recognizer: Recogniz
         np.testing.assert_allclose(saved, full, rtol=1e-4, atol=1e-6)
 
 
-@pytest.mark.parametrize("degrees", [0, 30, -50, 90])
+@pytest.mark.parametrize("degrees", [0, 8, -12, 90, 100])
 @pytest.mark.parametrize("shift", [0.1, 0.3, 0.45])
 def test_a_second_box_on_a_tile_leaves_its_width_alone(degrees: float, shift: float) -> None:
     """The detector's second box on one tile (its number and symbol, or a box shifted over it: close front views)
-    is no touching neighbour: the tiles' widths stay what the row's spacing says, the second box's too."""
+    is no touching neighbour: in a row near the photo's axes the tiles' widths stay what the row's spacing says,
+    the second box's too."""
     boxes, _ = _turned_row(math.radians(degrees))
     along = np.array([math.cos(math.radians(degrees)), math.sin(math.radians(degrees))])
     second = boxes[3] + np.tile(along * shift * TILE_W, 2)
     frames = tile_frames(np.vstack([boxes, second[None]]).astype(np.float32))
     assert np.allclose(frames[1:-1, 3], TILE_W, rtol=0.05), frames[:, 3]
     assert frames[-1, 3] >= 0.9 * TILE_W
+
+
+@pytest.mark.parametrize("degrees", [35, 52, -60])
+def test_touching_tall_tiles_in_a_turned_row_keep_their_own_width(degrees: float) -> None:
+    """A rack turned well away from the photo's axes, its tiles twice as tall as wide: the upright boxes are far wider
+    than the tiles and touching neighbours lie under half a box apart, yet each is a tile of its own and measures its
+    width from its neighbour (a far phone's photo of a rack turned 52°: taken for one tile's two boxes, every crop
+    spanned two tiles and a K1 was read K11)."""
+    angle, width, height = math.radians(degrees), 20.0, 40.0
+    along, up = np.array([math.cos(angle), math.sin(angle)]), np.array([math.sin(angle), -math.cos(angle)])
+    boxes = []
+    for i in range(9):
+        centre = np.array([300.0, 300.0]) + along * i * width
+        corners = [centre + along * a * width / 2 + up * b * height / 2 for a in (-1, 1) for b in (-1, 1)]
+        xs, ys = zip(*corners)
+        boxes.append([min(xs) - 2, min(ys) - 2, max(xs) + 2, max(ys) + 2])
+    frames = tile_frames(np.array(boxes, np.float32))
+    assert np.allclose(frames[1:-1, 3], width, rtol=0.05), frames[:, 3]
 
 
 @needs_reader

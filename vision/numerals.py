@@ -151,6 +151,11 @@ DUPLICATE_WITHIN = 0.5
 """Two boxes whose centres lie closer than this share of the smaller one's extent along the row are two boxes on
 one tile (measured on the 3-D racks' close front views: a tile's second box lay 10-40 px from its first on tiles
 100 px wide, and the distance, taken for the tile's width, cut its 12 down to a 1 or a 2)."""
+DUPLICATE_ROWS = math.radians(15)
+"""Only in a row within this of the photo's horizontal or vertical: there an upright box is about its tile (a tile
+twice as tall as wide, turned 15°, has its neighbour 0.67 of its box away).  On a rack turned 52° in a far phone's
+photo, touching tiles' boxes lay 0.44 of a box apart, and taking them for one tile's two boxes widened every crop
+to two tiles (a K1 read K11)."""
 
 
 def _row_links(centres: np.ndarray, angle: float, sizes: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
@@ -193,10 +198,12 @@ def tile_frames(boxes: np.ndarray, reach: float = _ROW_REACH) -> np.ndarray:
         return frames
     c, s = abs(math.cos(angle)), abs(math.sin(angle))
     extent = np.where(c >= s, box_w, box_h)  # each box's extent along the row
-    # Two boxes whose centres lie within half a box of each other along the row are two boxes on one tile (the
-    # detector's number and symbol, or a box shifted over it), not touching neighbours: neither measures a width,
-    # its own or a neighbour's, and both take the row's typical one.
+    # In a row running near the photo's axes, two boxes whose centres lie within half a box of each other along it are
+    # two boxes on one tile (the detector's number and symbol, or a box shifted over it), not touching neighbours:
+    # neither measures a width, its own or a neighbour's, and both take the row's typical one.  (In a row turned
+    # further, an upright box is much wider than its tile, and touching neighbours lie that close.)
     paired = (links & (distance < DUPLICATE_WITHIN * np.minimum(extent[:, None], extent[None, :]))).any(1)
+    paired &= min(c, s) <= math.sin(DUPLICATE_ROWS)
     spacing = np.where(links & ~paired[:, None] & ~paired[None, :], distance, np.inf).min(1)
     measured = in_row & np.isfinite(spacing)
     typical = float(np.median(spacing[measured] if measured.any() else extent[in_row]))
