@@ -75,6 +75,20 @@ def test_confidence_shows_on_each_tile(client: FlaskClient, app: Flask, table: s
     assert re.search(r'class="lbl"[^>]*>K13 42%', page), "an unsure tile's box carries its confidence"
 
 
+def test_a_rack_small_in_the_photo_is_shown_as_its_part_of_the_photo(client: FlaskClient, app: Flask, table: str) -> None:
+    """A rack photographed from the seat is a strip of the photo: the page shows that part, the boxes in place."""
+    app.extensions["recognizer"] = Reader(*_row("R1 R2 R3 R4", top=80))
+    page = _photo(client, table)
+    x, y, w, h = (int(v) for v in re.search(r'<svg viewBox="([\d ]+)"', page).group(1).split())
+    assert re.search(r'<image [^>]*x="0" y="0" width="400" height="200"', page), "the photo keeps its own pixels"
+    # The tiles span x 10-88 and y 80-106 (26 px tall): 13 px round them (clamped at the photo's left edge), and
+    # room for the labels above.
+    assert (x, x + w, y + h) == (0, 88 + 13, 106 + 13) and y <= 80 - 13 - 14, "the tiles, half a tile round them"
+    assert w * h < 400 * 200 / 4 and x + w <= 400 and y + h <= 200
+    app.extensions["recognizer"] = Reader(*_row("R1 R2 R3 R4", top=10), Seen("K5", (330, 150, 390, 195)))
+    assert '<svg viewBox="0 0 400 200"' in _photo(client, table), "tiles all over the photo: the whole of it"
+
+
 def test_O1_three_copies_are_flagged_for_a_tap_not_changed(client: FlaskClient, app: Flask, table: str) -> None:
     app.extensions["recognizer"] = Reader(*_row("R7 R7 R7 K1"))
     page = _photo(client, table)

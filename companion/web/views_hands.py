@@ -417,6 +417,48 @@ def _image_size(data: bytes, recognition: Any) -> tuple[int, int]:
     return header.width, header.height
 
 
+VIEW_MARGIN = 0.5
+"""Round the tiles a photo shows, the page shows this many tile heights of the photo more on each side."""
+VIEW_WHOLE_FROM = 0.6
+"""Where the tiles and that margin take this share of the photo's area or more, the page shows the whole photo."""
+
+
+def photo_view(boxes: Sequence[Sequence[float]], width: int, height: int) -> tuple[int, int, int, int]:
+    """The part of a ``width`` × ``height`` photo the page shows under the boxes found (x, y, width, height in the
+    photo's pixels): the tiles' region with half a tile round it and room for the labels above, inside the photo.
+
+    A rack photographed from the seat is often a strip across the middle of the photo: shown whole on a phone its
+    tiles are a few pixels tall and their labels run into each other.  Shown as its region, the rack fills the
+    page's width.  The whole photo where the region is most of it anyway, or where nothing was found.
+
+    >>> photo_view([(400, 300, 440, 350), (440, 300, 480, 350)], 1000, 750)   # a small rack in the middle
+    (375, 258, 130, 117)
+    >>> photo_view([(0, 0, 40, 50), (960, 700, 1000, 750)], 1000, 750)        # tiles in the corners: all of it
+    (0, 0, 1000, 750)
+    >>> photo_view([], 1000, 750)
+    (0, 0, 1000, 750)
+    """
+    whole = (0, 0, int(width), int(height))
+    if not len(boxes) or width <= 0 or height <= 0:
+        return whole
+    sides = sorted(float(box[3]) - float(box[1]) for box in boxes)
+    margin = VIEW_MARGIN * sides[len(sides) // 2]
+    x1 = min(float(box[0]) for box in boxes) - margin
+    x2 = max(float(box[2]) for box in boxes) + margin
+    y2 = max(float(box[3]) for box in boxes) + margin
+    y1 = min(float(box[1]) for box in boxes) - margin
+    y1 -= 1.2 * _label_px(x2 - x1, y2 - y1)  # the labels stand above the top row's boxes
+    x1, y1, x2, y2 = max(0.0, x1), max(0.0, y1), min(float(width), x2), min(float(height), y2)
+    if (x2 - x1) * (y2 - y1) >= VIEW_WHOLE_FROM * width * height:
+        return whole
+    return int(x1), int(y1), int(math.ceil(x2 - int(x1))), int(math.ceil(y2 - int(y1)))
+
+
+def _label_px(width: float, height: float) -> int:
+    """The labels' size over the boxes, in the shown part's pixels: about a thirtieth of its longer side."""
+    return max(14, round(max(width, height) / 30))
+
+
 def _image_url(data: bytes, mimetype: str, recognition: Any = None) -> str:
     """The photo to draw the boxes on, as a data URL: the upload, or where it is large or turned by its EXIF tag the
     photo as it was read (``vision.imageio.preview``: upright, working size, from the pixels the recogniser read where
@@ -464,6 +506,7 @@ def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response
     seen = [Seen(code, tuple(float(v) for v in t.box), (CUT,) if c else ())
             for code, t, c in zip(codes, recognition.tiles, cut)]
     same = same_tiles(last[1], last[0], seen, (width, height)) if last else [None] * len(codes)
+    view = photo_view([t.box for t in (*recognition.tiles, *(getattr(recognition, "set_aside", ()) or ()))], width, height)
     context.update(
         kept=_keep(data, (width, height), recognition.tiles, codes, unsure),
         codes=codes,
@@ -480,8 +523,9 @@ def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response
         recognition=recognition,
         width=width,
         height=height,
-        label_px=max(14, round(max(width, height) / 30)),
-        line_px=max(2, round(max(width, height) / 250)),
+        view=view,
+        label_px=_label_px(view[2], view[3]),
+        line_px=max(2, round(max(view[2], view[3]) / 250)),
         image_url=_image_url(data, mimetype, recognition),
     )
     return render("photo.html", block="result", **context)
