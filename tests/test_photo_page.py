@@ -89,6 +89,15 @@ def test_a_rack_small_in_the_photo_is_shown_as_its_part_of_the_photo(client: Fla
     assert '<svg viewBox="0 0 400 200"' in _photo(client, table), "tiles all over the photo: the whole of it"
 
 
+def test_a_tile_is_corrected_first_to_its_number_in_the_other_colours(client: FlaskClient, app: Flask, table: str) -> None:
+    """A warm lamp reads a red yellow, a dim one a blue black: the number stays, so those come first in the list."""
+    app.extensions["recognizer"] = Reader(*_row("Y5 K12 F", unsure=(0, 1, 2)))
+    lists = re.findall(r"<select data-rec-fix.*?</select>", _photo(client, table), re.S)
+    first = [re.findall(r'<option value="(\w+)"', chosen)[:3] for chosen in lists]
+    assert first == [["R5", "B5", "K5"], ["R12", "Y12", "B12"], ["R1", "R2", "R3"]]
+    assert all(len(re.findall(r'<option value="\w+"', chosen)) == 53 + (3 if n < 2 else 0) for n, chosen in enumerate(lists))
+
+
 def test_O1_three_copies_are_flagged_for_a_tap_not_changed(client: FlaskClient, app: Flask, table: str) -> None:
     app.extensions["recognizer"] = Reader(*_row("R7 R7 R7 K1"))
     page = _photo(client, table)

@@ -234,3 +234,5 @@ def test_R1_a_photo_for_a_rummikub_picker_reads_jokers(client: FlaskClient, app,
     assert response.status_code == 200
     assert response.text.count('data-code="J"') >= 2 and 'data-code="F"' not in response.text
     assert 'class="box low" data-code="J"' in response.text   # the F read as a joker is to be confirmed
+    assert '<option value="J">J</option>' in response.text and '<option value="F">' not in response.text, \
+        "a tile is corrected to this set's joker"

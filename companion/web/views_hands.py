@@ -510,6 +510,7 @@ def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response
     context.update(
         kept=_keep(data, (width, height), recognition.tiles, codes, unsure),
         codes=codes,
+        special=special,
         unsure=unsure,
         warnings=_photo_warnings(recognition.warnings, unsure),
         places=photo_rows([t.box for t in recognition.tiles]),
