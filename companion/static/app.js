@@ -275,16 +275,24 @@
     if (!away) return;
     var rec = document.querySelector('[data-rec="' + away.dataset.oneAway + '"]');
     if (!rec) return;
-    rec.dataset.code = away.dataset.code;
-    rec.textContent = away.dataset.code;
-    rec.className = rec.className.replace(/\btile [RYBKF]\b/, "tile " + away.dataset.code[0]);
+    recode(rec, away.dataset.code);
     rec.classList.add("confirmed");
     var fix = rec.parentElement.querySelector("select");
     if (fix) fix.value = away.dataset.code;
     var box = document.getElementById("box-" + rec.dataset.rec);
-    if (box) { box.dataset.code = away.dataset.code; box.classList.add("confirmed"); }
+    if (box) box.classList.add("confirmed");
     refreshPhoto(rec.closest(".photo-result"));
   });
+  // A photo's tile read as another: its code, its text and its colour, and its box's code.
+  function recode(rec, code) {
+    rec.dataset.code = code;
+    var mark = rec.querySelector(".seen-mark");  // "also in the last photo" stays on the tile
+    rec.textContent = code;
+    if (mark) rec.appendChild(mark);
+    rec.className = rec.className.replace(/\btile [RYBKFJ]\b/, "tile " + code[0]);
+    var box = document.getElementById("box-" + rec.dataset.rec);
+    if (box) box.dataset.code = code;
+  }
   // The end-of-hand forms record with a tap on their button only: Enter (a phone keyboard's "Go") in a
   // field previews instead, so typing one player's sum never records a half-filled hand.
   document.addEventListener("keydown", function (ev) {
@@ -369,12 +377,7 @@
     if (ev.target.matches("[data-rec-fix]")) {
       var rec = ev.target.parentElement.querySelector("[data-rec]");
       rec.classList.add("confirmed");
-      if (ev.target.value) {
-        rec.dataset.code = ev.target.value;
-        rec.textContent = ev.target.value;
-        var box = document.getElementById("box-" + rec.dataset.rec);
-        if (box) box.dataset.code = ev.target.value;
-      }
+      if (ev.target.value) recode(rec, ev.target.value);
       refreshPhoto(rec.closest(".photo-result"));
     }
   });

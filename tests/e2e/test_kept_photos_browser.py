@@ -4,6 +4,7 @@ wrong is mended on the photo too: a tap shows its list."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -46,6 +47,8 @@ def test_use_these_tiles_sends_the_tiles_as_checked_to_the_host(server: str, dat
     rows = result.locator(".confirm-list .row")
     result.locator("[data-rec]").nth(1).click()  # R2 was read right: a tap confirms it
     rows.nth(2).locator("[data-rec-fix]").select_option("B3")  # K3 was not: picked from the list
+    expect(rows.nth(2).locator("[data-rec]")).to_have_class(re.compile(r"\btile B\b"))  # and shows in blue now
+    expect(rows.nth(2).locator("[data-rec]")).to_have_text("B3")
     sure_list = rows.nth(3).locator("[data-rec-fix]")
     expect(sure_list).to_be_hidden()  # Y4 was sure, and wrong: a tap shows its list
     rows.nth(3).locator("[data-rec]").click()
