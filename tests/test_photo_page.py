@@ -98,6 +98,17 @@ def test_a_tile_is_corrected_first_to_its_number_in_the_other_colours(client: Fl
     assert all(len(re.findall(r'<option value="\w+"', chosen)) == 53 + (3 if n < 2 else 0) for n, chosen in enumerate(lists))
 
 
+def test_two_dashed_tiles_of_one_colour_are_offered_in_the_other_with_one_tap(client: FlaskClient, app: Flask,
+                                                                             table: str) -> None:
+    app.extensions["recognizer"] = Reader(*_row("Y5 Y7 K3 R2 Y9", unsure=(0, 1, 2, 3)))
+    page = _photo(client, table)
+    assert re.findall(r'data-recolour="(\w+)"', page) == ["YR"], "two dashed yellows; one black, one red: no offer"
+    assert "Dashed yellow tiles (2) → red" in _words(page)
+    assert 'data-code="Y5" data-read="Y5"' in page, "nothing is changed until the tap"
+    app.extensions["recognizer"] = Reader(*_row("Y5 Y7 K3", unsure=(0,)))
+    assert "data-recolour" not in _photo(client, table)
+
+
 def test_O1_three_copies_are_flagged_for_a_tap_not_changed(client: FlaskClient, app: Flask, table: str) -> None:
     app.extensions["recognizer"] = Reader(*_row("R7 R7 R7 K1"))
     page = _photo(client, table)

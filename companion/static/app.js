@@ -283,6 +283,25 @@
     if (box) box.classList.add("confirmed");
     refreshPhoto(rec.closest(".photo-result"));
   });
+  // "Dashed yellow tiles → red": every dashed tile of the photo still as it was read in that colour takes the
+  // other (its number kept); it stays dashed, to confirm.  A second tap puts back those it changed.
+  document.addEventListener("click", function (ev) {
+    var button = ev.target.closest("[data-recolour]");
+    if (!button) return;
+    var result = button.closest(".photo-result");
+    var read = button.dataset.recolour[0], other = button.dataset.recolour[1];
+    var on = button.getAttribute("aria-pressed") !== "true";
+    result.querySelectorAll("[data-rec]").forEach(function (rec) {
+      if (on && rec.matches(".low:not(.confirmed)") && rec.dataset.code === rec.dataset.read && rec.dataset.read[0] === read) {
+        recode(rec, other + rec.dataset.read.slice(1));
+        rec.dataset.recoloured = button.dataset.recolour;
+      } else if (!on && rec.dataset.recoloured === button.dataset.recolour) {
+        if (rec.dataset.code === other + rec.dataset.read.slice(1)) recode(rec, rec.dataset.read);
+        delete rec.dataset.recoloured;
+      }
+    });
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+  });
   // A photo's tile read as another: its code, its text and its colour, and its box's code.
   function recode(rec, code) {
     rec.dataset.code = code;

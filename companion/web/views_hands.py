@@ -11,6 +11,7 @@ import base64
 import json
 import math
 import re
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +34,7 @@ from companion.web.api import get_store
 from companion.web.security import host_is_local, peer_is_loopback
 from companion.web.views_base import form_int, form_text, html_blueprint, render
 from companion.web.views_table import record, require_editor
-from companion.web.views_text import engine_text, game_label
+from companion.web.views_text import COLOUR_NAMES, engine_text, game_label
 
 bp = html_blueprint("hands", __name__, url_prefix="/t")
 
@@ -417,6 +418,21 @@ def _image_size(data: bytes, recognition: Any) -> tuple[int, int]:
     return header.width, header.height
 
 
+RECOLOUR = {"R": "Y", "Y": "R", "B": "K", "K": "B"}
+"""The colour a lamp can show a colour as (a warm one reads red yellow and yellow red, a dim one blue black and black
+blue): a photo whose dashed tiles of one colour are two or more offers to read them all in the other with one tap."""
+
+
+def recolour_offers(codes: Sequence[str], unsure: Sequence[bool]) -> list[tuple[str, str, int]]:
+    """(colour read, the colour offered instead, how many) for each colour two or more dashed numbered tiles are read in.
+
+    >>> recolour_offers(["Y5", "Y7", "R3", "K2", "Y9", "F"], [True, True, True, False, False, True])
+    [('Y', 'R', 2)]
+    """
+    counts = Counter(code[0] for code, low in zip(codes, unsure) if low and code[1:].isdigit())
+    return [(colour, RECOLOUR[colour], counts[colour]) for colour in "RYBK" if counts[colour] >= 2]
+
+
 VIEW_MARGIN = 0.5
 """Round the tiles a photo shows, the page shows this many tile heights of the photo more on each side."""
 VIEW_WHOLE_FROM = 0.6
@@ -511,6 +527,8 @@ def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response
         kept=_keep(data, (width, height), recognition.tiles, codes, unsure),
         codes=codes,
         special=special,
+        recolour=recolour_offers(codes, unsure),
+        colour_names={colour: str(name) for colour, name in COLOUR_NAMES.items()},
         unsure=unsure,
         warnings=_photo_warnings(recognition.warnings, unsure),
         places=photo_rows([t.box for t in recognition.tiles]),
