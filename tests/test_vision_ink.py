@@ -215,6 +215,20 @@ def test_a_tile_found_twice_is_one_tile_but_a_pair_side_by_side_stays_two() -> N
     assert _drop_twins(loose) == loose[1:]
 
 
+def test_two_boxes_read_sure_in_two_colours_are_two_tiles_even_half_inside_each_other() -> None:
+    """On a rack turned 60° the two tiers' tiles can stand so close in the photo that one's box lies half inside the
+    other's (measured on the 3-D renders: a B6 in front of an R4, both read sure, the B6 dropped).  A sure box half
+    inside another read in the same colour is that tile again (a half box: an R12's 2), as before."""
+    row = [_tile((x, 100, x + 40, 160), 0.9, tile=f"K{n}", flagged=False) for n, x in enumerate(range(0, 280, 40), 1)]
+    back = _tile((282, 100, 322, 160), 0.99, tile="R4", flagged=False)
+    front = _tile((284, 104, 320, 158), 0.97, tile="B6", flagged=False)  # inside R4's box, read sure in blue
+    assert _drop_twins(tuple(row + [back, front])) == tuple(row + [back, front])
+    again = replace(front, tile="R2")  # read sure in red: R4 found again
+    assert _drop_twins(tuple(row + [back, again])) == tuple(row + [back])
+    unsure = replace(front, low_confidence=True)  # flagged: the same tile, whatever it reads
+    assert _drop_twins(tuple(row + [back, unsure])) == tuple(row + [back])
+
+
 def _turned_row(degrees: float, across: float = 0.0, first: int = 1, top: float = 100.0) -> list[DetectedTile]:
     """Seven 60 px boxes of a rack row turned ``degrees``, tiles 50 px apart along it (R1 … R7 from ``first``),
     shifted ``across`` px across it (the other tier)."""
