@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import re
 import types
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import unescape
 
 import pytest
@@ -25,6 +25,7 @@ class Seen:
     confidence: float = 0.97
     low_confidence: bool = False
     warnings: tuple[str, ...] = ()
+    other_colour: str | None = None
 
 
 class Reader:
@@ -98,15 +99,20 @@ def test_a_tile_is_corrected_first_to_its_number_in_the_other_colours(client: Fl
     assert all(len(re.findall(r'<option value="\w+"', chosen)) == 53 + (3 if n < 2 else 0) for n, chosen in enumerate(lists))
 
 
-def test_two_dashed_tiles_of_one_colour_are_offered_in_the_other_with_one_tap(client: FlaskClient, app: Flask,
-                                                                             table: str) -> None:
-    app.extensions["recognizer"] = Reader(*_row("Y5 Y7 K3 R2 Y9", unsure=(0, 1, 2, 3)))
+def test_two_dashed_tiles_whose_colour_is_doubted_alike_are_offered_in_the_other_with_one_tap(
+        client: FlaskClient, app: Flask, table: str) -> None:
+    """A warm lamp reads a photo's reds yellow, all alike: where the reader doubted two or more dashed tiles' colour for
+    the same other, one tap offers them all in it.  A dashed tile doubted for its number only is not offered."""
+    doubted = [replace(tile, other_colour=other) for tile, other in zip(_row("Y5 Y7 Y8 K3 R2 Y9", unsure=(0, 1, 2, 3, 4)),
+                                                                        ("R", "R", None, "B", "Y", None))]
+    app.extensions["recognizer"] = Reader(*doubted)
     page = _photo(client, table)
-    assert re.findall(r'data-recolour="(\w+)"', page) == ["YR"], "two dashed yellows; one black, one red: no offer"
+    assert re.findall(r'data-recolour="(\w+)"', page) == ["YR"], "one black doubted blue, one red doubted yellow: no offer"
     assert "Dashed yellow tiles (2) → red" in _words(page)
-    assert 'data-code="Y5" data-read="Y5"' in page, "nothing is changed until the tap"
-    app.extensions["recognizer"] = Reader(*_row("Y5 Y7 K3", unsure=(0,)))
-    assert "data-recolour" not in _photo(client, table)
+    assert 'data-code="Y5" data-read="Y5" data-other="R"' in page, "nothing is changed until the tap"
+    assert re.search(r'data-code="Y8" data-read="Y8"\s+data-row', page), "its number doubted, not its colour"
+    app.extensions["recognizer"] = Reader(*_row("Y5 Y7 Y8", unsure=(0, 1, 2)))
+    assert "data-recolour" not in _photo(client, table), "dashed, but no colour doubted"
 
 
 def test_O1_three_copies_are_flagged_for_a_tap_not_changed(client: FlaskClient, app: Flask, table: str) -> None:

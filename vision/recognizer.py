@@ -207,13 +207,16 @@ class DetectedTile:
     low_confidence: bool
     upside_down: bool
     warnings: tuple[str, ...]
+    other_colour: str | None = None
+    """Where the tile's colour is in doubt, the colour it may be instead (the photo page offers it, for a tap)."""
 
     def __repr__(self) -> str:
         return f"{self.tile}@{list(self.box)}{'?' if self.low_confidence else ''}"
 
     def to_dict(self) -> dict[str, Any]:
         return {"tile": self.tile, "box": list(self.box), "confidence": self.confidence,
-                "low_confidence": self.low_confidence, "upside_down": self.upside_down, "warnings": list(self.warnings)}
+                "low_confidence": self.low_confidence, "upside_down": self.upside_down, "warnings": list(self.warnings),
+                "other_colour": self.other_colour}
 
 
 @dataclass(frozen=True)
@@ -491,6 +494,15 @@ class Recognizer:
                 disagree = (disagree or other != tile or other_disagree or (numbered and second[index][1])
                             or other_confidence * (1 - float(second_kinds[index][none])) < LOW_CONFIDENCE
                             or (numbered and self._under_faint_bar(strengthened, second[index][0])))
+            # Where the colour is in doubt, the colour the tile may be instead: the second classifier's where it reads
+            # another, else the runner-up of a colour flagged (by the ink's look or the photo's groups of inks).
+            doubt = None
+            if numbered and not colourless:
+                shade = int(np.argmax(colour))
+                if second is not None and int(np.argmax(second[index][0])) != shade:
+                    doubt = COLOURS[int(np.argmax(second[index][0]))]
+                elif colour_flag:
+                    doubt = COLOURS[int(np.argsort(-colour)[1])]
             small = _short_side(boxes[index]) < SMALL_TILE
             disagree = disagree or (numbered and (colour_flag or bool(no_number[index]) or colourless)) or small
             if numbered and self._under_faint_bar(strengthened, colour):
@@ -522,7 +534,7 @@ class Recognizer:
                 if blank[index]:
                     warnings.append(FACE_DOWN_WARNING)
             found.append(DetectedTile(tile, (x1, y1, x2, y2), confidence, disagree or confidence < LOW_CONFIDENCE,
-                                      upside_down, tuple(warnings)))
+                                      upside_down, tuple(warnings), doubt))
         return tuple(found), strengthened
 
     def _under_faint_bar(self, strengthened: bool, colour: np.ndarray) -> bool:

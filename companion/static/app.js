@@ -283,8 +283,9 @@
     if (box) box.classList.add("confirmed");
     refreshPhoto(rec.closest(".photo-result"));
   });
-  // "Dashed yellow tiles → red": every dashed tile of the photo still as it was read in that colour takes the
-  // other (its number kept); it stays dashed, to confirm.  A second tap puts back those it changed.
+  // "Dashed yellow tiles → red": every dashed tile still as it was read in that colour whose colour the reader
+  // doubted for that other takes it (its number kept); it stays dashed, to confirm.  A second tap puts back those it
+  // changed.
   document.addEventListener("click", function (ev) {
     var button = ev.target.closest("[data-recolour]");
     if (!button) return;
@@ -292,7 +293,8 @@
     var read = button.dataset.recolour[0], other = button.dataset.recolour[1];
     var on = button.getAttribute("aria-pressed") !== "true";
     result.querySelectorAll("[data-rec]").forEach(function (rec) {
-      if (on && rec.matches(".low:not(.confirmed)") && rec.dataset.code === rec.dataset.read && rec.dataset.read[0] === read) {
+      if (on && rec.matches(".low:not(.confirmed)") && rec.dataset.code === rec.dataset.read && rec.dataset.read[0] === read
+          && rec.dataset.other === other) {
         recode(rec, other + rec.dataset.read.slice(1));
         rec.dataset.recoloured = button.dataset.recolour;
       } else if (!on && rec.dataset.recoloured === button.dataset.recolour) {

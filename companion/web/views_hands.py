@@ -418,19 +418,19 @@ def _image_size(data: bytes, recognition: Any) -> tuple[int, int]:
     return header.width, header.height
 
 
-RECOLOUR = {"R": "Y", "Y": "R", "B": "K", "K": "B"}
-"""The colour a lamp can show a colour as (a warm one reads red yellow and yellow red, a dim one blue black and black
-blue): a photo whose dashed tiles of one colour are two or more offers to read them all in the other with one tap."""
+def recolour_offers(codes: Sequence[str], unsure: Sequence[bool],
+                    others: Sequence[str | None]) -> list[tuple[str, str, int]]:
+    """(colour read, the colour it may be instead, how many) for every two or more dashed numbered tiles read in one
+    colour whose colour the reader doubted for the same other (``others``: each tile's other colour, or None).  A warm
+    lamp reads a photo's reds yellow, a dim one its blues black, all alike: one tap mends them all.
 
-
-def recolour_offers(codes: Sequence[str], unsure: Sequence[bool]) -> list[tuple[str, str, int]]:
-    """(colour read, the colour offered instead, how many) for each colour two or more dashed numbered tiles are read in.
-
-    >>> recolour_offers(["Y5", "Y7", "R3", "K2", "Y9", "F"], [True, True, True, False, False, True])
+    >>> recolour_offers(["Y5", "Y7", "Y8", "K2", "K9", "F"], [True, True, True, True, False, True],
+    ...                 ["R", "R", None, "B", "B", None])
     [('Y', 'R', 2)]
     """
-    counts = Counter(code[0] for code, low in zip(codes, unsure) if low and code[1:].isdigit())
-    return [(colour, RECOLOUR[colour], counts[colour]) for colour in "RYBK" if counts[colour] >= 2]
+    counts = Counter((code[0], other) for code, low, other in zip(codes, unsure, others)
+                     if low and other and code[1:].isdigit() and other != code[0])
+    return [(read, other, n) for (read, other), n in sorted(counts.items(), key=lambda item: -item[1]) if n >= 2]
 
 
 VIEW_MARGIN = 0.5
@@ -522,12 +522,14 @@ def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response
     seen = [Seen(code, tuple(float(v) for v in t.box), (CUT,) if c else ())
             for code, t, c in zip(codes, recognition.tiles, cut)]
     same = same_tiles(last[1], last[0], seen, (width, height)) if last else [None] * len(codes)
+    others = [getattr(t, "other_colour", None) for t in recognition.tiles]
     view = photo_view([t.box for t in (*recognition.tiles, *(getattr(recognition, "set_aside", ()) or ()))], width, height)
     context.update(
         kept=_keep(data, (width, height), recognition.tiles, codes, unsure),
         codes=codes,
         special=special,
-        recolour=recolour_offers(codes, unsure),
+        others=others,
+        recolour=recolour_offers(codes, unsure, others),
         colour_names={colour: str(name) for colour, name in COLOUR_NAMES.items()},
         unsure=unsure,
         warnings=_photo_warnings(recognition.warnings, unsure),

@@ -21,6 +21,7 @@ class SeenTile:
     confidence: float = 0.97
     low_confidence: bool = False
     warnings: tuple[str, ...] = ()
+    other_colour: str | None = None
 
 
 @dataclass(frozen=True)

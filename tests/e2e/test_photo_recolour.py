@@ -1,7 +1,8 @@
 """End-to-end (issue 10): a lamp that reads a photo's reds yellow is mended with one tap, never by itself.
 
-"Dashed yellow tiles (n) → red" changes every dashed tile still read yellow, keeping its number; the tiles stay
-dashed to confirm one by one, a sure yellow is left alone, and a second tap puts back what the first changed.
+"Dashed yellow tiles (n) → red" changes every dashed tile still read yellow whose colour the reader doubted for red,
+keeping its number; the tiles stay dashed to confirm one by one, a sure yellow and a yellow doubted for its number only
+are left alone, and a second tap puts back what the first changed.
 """
 
 from __future__ import annotations
@@ -21,9 +22,11 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's /usr/bin/chromium is not installed"),
 ]
 
-LAMP_LIT = SeenPhoto((SeenTile("Y5", (10, 10, 55, 80), 0.6, True), SeenTile("Y7", (60, 10, 105, 80), 0.7, True),
-                      SeenTile("Y9", (110, 10, 155, 80)), SeenTile("K3", (160, 10, 205, 80), 0.5, True),
-                      SeenTile("Y11", (210, 10, 255, 80), 0.6, True)))
+LAMP_LIT = SeenPhoto((SeenTile("Y5", (10, 10, 55, 80), 0.6, True, other_colour="R"),
+                      SeenTile("Y7", (60, 10, 105, 80), 0.7, True, other_colour="R"), SeenTile("Y9", (110, 10, 155, 80)),
+                      SeenTile("K3", (160, 10, 205, 80), 0.5, True, other_colour="B"),
+                      SeenTile("Y11", (210, 10, 255, 80), 0.6, True, other_colour="R"),
+                      SeenTile("Y12", (260, 10, 305, 80), 0.6, True)))  # its number doubted, not its colour
 
 
 @pytest.fixture(scope="module")
@@ -39,21 +42,21 @@ def test_dashed_yellows_read_red_with_one_tap_and_back(server: str, browser: Any
     field, upload, result, photos = photo_picker(page, tmp_path, "lamp", 1)
     upload.set_input_files(str(photos[0]))
     tiles = result.locator("[data-rec]")
-    expect(tiles).to_have_count(5)
-    expect(result.locator("[data-recolour]")).to_have_count(1)  # one dashed black: nothing offered for blacks
+    expect(tiles).to_have_count(6)
+    expect(result.locator("[data-recolour]")).to_have_count(1)  # one black doubted blue: nothing offered for it
     offer = result.get_by_role("button", name="Dashed yellow tiles (3) → red")
     offer.click()
-    expect(tiles).to_have_text(["R5", "R7", "Y9", "K3", "R11"])
+    expect(tiles).to_have_text(["R5", "R7", "Y9", "K3", "R11", "Y12"])
     expect(tiles.nth(0)).to_have_class(re.compile(r"\btile R\b.*\blow\b"))
-    expect(result.locator("[data-pending]")).to_have_text("4")  # still to confirm, one by one
+    expect(result.locator("[data-pending]")).to_have_text("5")  # still to confirm, one by one
     tiles.nth(4).click()
     result.locator(".confirm-list .row").nth(4).locator("[data-rec-fix]").select_option("R12")  # its number was wrong
     offer.click()  # taken back: the tiles it changed and nobody touched since
-    expect(tiles).to_have_text(["Y5", "Y7", "Y9", "K3", "R12"])
+    expect(tiles).to_have_text(["Y5", "Y7", "Y9", "K3", "R12", "Y12"])
     offer.click()
-    for index in (0, 1, 3):
+    for index in (0, 1, 3, 5):
         tiles.nth(index).click()
     result.get_by_role("button", name="Use these tiles").click()
-    expect(field).to_have_value("R5 R7 Y9 K3 R12")
+    expect(field).to_have_value("R5 R7 Y9 K3 R12 Y12")
     assert errors == []
     context.close()
