@@ -283,6 +283,16 @@
     if (box) box.classList.add("confirmed");
     refreshPhoto(rec.closest(".photo-result"));
   });
+  // A box tapped on the photo: its tile in the list below, scrolled to and pointed at for a moment.
+  document.addEventListener("click", function (ev) {
+    var box = ev.target.closest(".photo-result rect.box[id^='box-']");
+    if (!box) return;
+    var rec = document.querySelector('[data-rec="' + box.id.slice(4) + '"]');
+    if (!rec) return;
+    rec.scrollIntoView({ block: "center", behavior: "smooth" });
+    rec.classList.add("pointed");
+    setTimeout(function () { rec.classList.remove("pointed"); }, 2000);
+  });
   // "Dashed yellow tiles → red": every dashed tile still as it was read in that colour whose colour the reader
   // doubted for that other takes it (its number kept); it stays dashed, to confirm.  A second tap puts back those it
   // changed.

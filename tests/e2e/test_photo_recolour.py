@@ -2,7 +2,8 @@
 
 "Dashed yellow tiles (n) → red" changes every dashed tile still read yellow whose colour the reader doubted for red,
 keeping its number; the tiles stay dashed to confirm one by one, a sure yellow and a yellow doubted for its number only
-are left alone, and a second tap puts back what the first changed.
+are left alone, and a second tap puts back what the first changed.  A box tapped on the photo points at its tile in
+the list.
 """
 
 from __future__ import annotations
@@ -44,6 +45,9 @@ def test_dashed_yellows_read_red_with_one_tap_and_back(server: str, browser: Any
     tiles = result.locator("[data-rec]")
     expect(tiles).to_have_count(6)
     expect(result.locator("[data-recolour]")).to_have_count(1)  # one black doubted blue: nothing offered for it
+    result.locator("rect.box").nth(3).click()  # a box tapped on the photo points at its tile in the list
+    expect(tiles.nth(3)).to_have_class(re.compile(r"\bpointed\b"))
+    expect(tiles.nth(3)).not_to_have_class(re.compile(r"\bpointed\b"), timeout=5000)
     offer = result.get_by_role("button", name="Dashed yellow tiles (3) → red")
     offer.click()
     expect(tiles).to_have_text(["R5", "R7", "Y9", "K3", "R11", "Y12"])
