@@ -96,6 +96,9 @@ def test_a_tile_is_corrected_first_to_its_number_in_the_other_colours(client: Fl
     lists = re.findall(r"<select data-rec-fix.*?</select>", _photo(client, table), re.S)
     first = [re.findall(r'<option value="(\w+)"', chosen)[:3] for chosen in lists]
     assert first == [["R5", "B5", "K5"], ["R12", "Y12", "B12"], ["R1", "R2", "R3"]]
+    app.extensions["recognizer"] = Reader(replace(Seen("K12", (10, 10, 28, 36), 0.5, True), other_colour="B"))
+    lists = re.findall(r"<select data-rec-fix.*?</select>", _photo(client, table), re.S)
+    assert re.findall(r'<option value="(\w+)"', lists[0])[:3] == ["B12", "R12", "Y12"], "the colour doubted for first"
     assert all(len(re.findall(r'<option value="\w+"', chosen)) == 53 + (3 if n < 2 else 0) for n, chosen in enumerate(lists))
 
 
