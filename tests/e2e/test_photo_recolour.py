@@ -50,6 +50,7 @@ def test_dashed_yellows_read_red_with_one_tap_and_back(server: str, browser: Any
     expect(tiles.nth(3)).not_to_have_class(re.compile(r"\bpointed\b"), timeout=5000)
     offer = result.get_by_role("button", name="Dashed yellow tiles (3) → red")
     offer.click()
+    expect(offer).to_have_attribute("aria-pressed", "true")  # shown pressed: a second tap takes it back
     expect(tiles).to_have_text(["R5", "R7", "Y9", "K3", "R11", "Y12"])
     expect(tiles.nth(0)).to_have_class(re.compile(r"\btile R\b.*\blow\b"))
     expect(result.locator("[data-pending]")).to_have_text("5")  # still to confirm, one by one
