@@ -303,12 +303,13 @@
     var read = button.dataset.recolour[0], other = button.dataset.recolour[1];
     var on = button.getAttribute("aria-pressed") !== "true";
     result.querySelectorAll("[data-rec]").forEach(function (rec) {
+      var offered = other + rec.dataset.read.slice(1);
       if (on && rec.matches(".low:not(.confirmed)") && rec.dataset.code === rec.dataset.read && rec.dataset.read[0] === read
           && rec.dataset.other === other) {
-        recode(rec, other + rec.dataset.read.slice(1));
+        recode(rec, offered);
         rec.dataset.recoloured = button.dataset.recolour;
       } else if (!on && rec.dataset.recoloured === button.dataset.recolour) {
-        if (rec.dataset.code === other + rec.dataset.read.slice(1)) recode(rec, rec.dataset.read);
+        if (rec.dataset.code === offered) recode(rec, rec.dataset.read);
         delete rec.dataset.recoloured;
       }
     });

@@ -530,7 +530,7 @@ def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response
         special=special,
         others=others,
         recolour=recolour_offers(codes, unsure, others),
-        colour_names={colour: str(name) for colour, name in COLOUR_NAMES.items()},
+        colour_names=COLOUR_NAMES,
         unsure=unsure,
         warnings=_photo_warnings(recognition.warnings, unsure),
         places=photo_rows([t.box for t in recognition.tiles]),
