@@ -96,6 +96,11 @@ READ_LIKELIHOOD = 0.1
 # a false okey's emblem (rendered false okeys in rows: 8 of 9 below it; numbered tiles: 1.5 %), so flagged.
 NO_NUMBER_BELOW = 0.07
 NO_NUMBER_WARNING = "no number seen: a false okey?"
+# A tile read as a number where the reader saw none, and the classifier gives the false okey this much, is read as
+# the false okey (flagged, as before): a clover emblem reads as a 4 to the classifier (3-D and 2.5-D racks: 7 of 9
+# such false okeys right, 1 numbered tile of 142 unread ones read F; the tuning racks and real photos: none).
+EMBLEM_FROM = 0.2
+FALSE_OKEY = KINDS.index("F")
 NO_COLOUR_WARNING = "no colour in the photo"
 # A place in a row where the detector found no tile but its neighbours say one stands (vision.rack.row_gaps)
 # is read like a found tile; a tile is kept there only when the classifier takes it for one (not "none",
@@ -486,6 +491,9 @@ class Recognizer:
                 continue
             colour, colour_flag = fused[index]
             tile, confidence, disagree = _decode(kinds[index], colour, numbers[index])
+            emblem = bool(no_number[index]) and tile not in ("F", "J") and kinds[index][FALSE_OKEY] >= EMBLEM_FROM
+            if emblem:
+                tile, confidence = "F", round(float(kinds[index][FALSE_OKEY] / max(1 - kinds[index][none], 1e-9)), 4)
             numbered = tile not in ("F", "J")
             if second is not None and second_kinds is not None:
                 # The second classifier's reading, with the same ink and number reader, held to the same checks as
@@ -504,7 +512,8 @@ class Recognizer:
                 elif colour_flag:
                     doubt = COLOURS[int(np.argsort(-colour)[1])]
             small = _short_side(boxes[index]) < SMALL_TILE
-            disagree = disagree or (numbered and (colour_flag or bool(no_number[index]) or colourless)) or small
+            disagree = (disagree or emblem or (numbered and (colour_flag or bool(no_number[index]) or colourless))
+                        or small)
             if numbered and self._under_faint_bar(strengthened, colour):
                 disagree = True  # a colour read on faint inks, strengthened: sure only when very sure
             confidence = round(confidence * (1 - float(kinds[index][none])), 4)
@@ -523,13 +532,13 @@ class Recognizer:
                 warnings.append(SMALL_WARNING)
             if upside_down:
                 warnings.append(UPSIDE_DOWN_WARNING)
-            if numbered and no_number[index]:
+            if (numbered and no_number[index]) or emblem:
                 warnings.append(NO_NUMBER_WARNING)
             if numbered and colourless:
                 warnings.append(NO_COLOUR_WARNING)  # the colour read is a guess: never a sure tile
             if proposed[index]:
                 warnings.append(GAP_WARNING)
-            if not_a_tile or confidence < UNREADABLE_BELOW:
+            if not_a_tile or (confidence < UNREADABLE_BELOW and not emblem):  # an emblem read F is said as such
                 warnings.append(UNREADABLE_WARNING)
                 if blank[index]:
                     warnings.append(FACE_DOWN_WARNING)
