@@ -102,6 +102,18 @@ def test_a_tile_is_corrected_first_to_its_number_in_the_other_colours(client: Fl
     assert all(len(re.findall(r'<option value="\w+"', chosen)) == 53 + (3 if n < 2 else 0) for n, chosen in enumerate(lists))
 
 
+def test_a_tile_with_no_number_seen_offers_the_special_tile_first(client: FlaskClient, app: Flask, table: str) -> None:
+    """A tile on which the number reader saw no number may be a false okey's emblem read as a number: the false okey
+    comes first in its list (on a Rummikub table the joker); a tile whose number was seen starts with its colours."""
+    seen = replace(Seen("K4", (10, 10, 28, 36), 0.45, True), warnings=("no number seen: a false okey?",))
+    app.extensions["recognizer"] = Reader(seen, *_row("R5", top=50, unsure=(0,)))
+    lists = re.findall(r"<select data-rec-fix.*?</select>", _photo(client, table), re.S)
+    assert [re.findall(r'<option value="(\w+)"', chosen)[:2] for chosen in lists] == [["F", "R4"], ["Y5", "B5"]]
+    assert "No number seen" in lists[0] and "No number seen" not in lists[1]
+    lists = re.findall(r"<select data-rec-fix.*?</select>", _photo(client, table, special="J"), re.S)
+    assert re.findall(r'<option value="(\w+)"', lists[0])[:2] == ["J", "R4"]
+
+
 def test_two_dashed_tiles_whose_colour_is_doubted_alike_are_offered_in_the_other_with_one_tap(
         client: FlaskClient, app: Flask, table: str) -> None:
     """A warm lamp reads a photo's reds yellow, all alike: where the reader doubted two or more dashed tiles' colour for

@@ -523,12 +523,18 @@ def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response
             for code, t, c in zip(codes, recognition.tiles, cut)]
     same = same_tiles(last[1], last[0], seen, (width, height)) if last else [None] * len(codes)
     others = [getattr(t, "other_colour", None) for t in recognition.tiles]
+    from vision.recognizer import NO_NUMBER_WARNING
+
+    # A tile on which the number reader saw no number may be the set's special tile (a false okey's emblem).
+    no_number = [NO_NUMBER_WARNING in (getattr(t, "warnings", ()) or ()) and code != special
+                 for t, code in zip(recognition.tiles, codes)]
     view = photo_view([t.box for t in (*recognition.tiles, *(getattr(recognition, "set_aside", ()) or ()))], width, height)
     context.update(
         kept=_keep(data, (width, height), recognition.tiles, codes, unsure),
         codes=codes,
         special=special,
         others=others,
+        no_number=no_number,
         recolour=recolour_offers(codes, unsure, others),
         colour_names=COLOUR_NAMES,
         unsure=unsure,
