@@ -97,8 +97,9 @@ READ_LIKELIHOOD = 0.1
 NO_NUMBER_BELOW = 0.07
 NO_NUMBER_WARNING = "no number seen: a false okey?"
 # A tile read as a number where the reader saw none, and the classifier gives the false okey this much, is read as
-# the false okey (flagged, as before): a clover emblem reads as a 4 to the classifier (3-D and 2.5-D racks: 7 of 9
-# such false okeys right, 1 numbered tile of 142 unread ones read F; the tuning racks and real photos: none).
+# the false okey (flagged, as before): a clover emblem reads as a 4 to the classifier.  On every look at a labelled
+# tile of the 3-D and 2.5-D racks: 7 of the 12 false okeys so read made F, 1 of the 138 numbered tiles so read; the
+# tuning racks and the real photos: none either way (thirtieth round, models/README).
 EMBLEM_FROM = 0.2
 FALSE_OKEY = KINDS.index("F")
 NO_COLOUR_WARNING = "no colour in the photo"
