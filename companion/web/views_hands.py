@@ -518,7 +518,7 @@ def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response
         unsure[index] = True
     from vision.pairs import CUT, Seen, photo_rows, same_tiles
 
-    cut = [CUT in (getattr(t, "warnings", ()) or ()) for t in recognition.tiles]
+    cut = [_warned(t, CUT) for t in recognition.tiles]
     seen = [Seen(code, tuple(float(v) for v in t.box), (CUT,) if c else ())
             for code, t, c in zip(codes, recognition.tiles, cut)]
     same = same_tiles(last[1], last[0], seen, (width, height)) if last else [None] * len(codes)
@@ -526,8 +526,7 @@ def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response
     from vision.recognizer import NO_NUMBER_WARNING
 
     # A tile on which the number reader saw no number may be the set's special tile (a false okey's emblem).
-    no_number = [NO_NUMBER_WARNING in (getattr(t, "warnings", ()) or ()) and code != special
-                 for t, code in zip(recognition.tiles, codes)]
+    no_number = [_warned(t, NO_NUMBER_WARNING) and code != special for t, code in zip(recognition.tiles, codes)]
     view = photo_view([t.box for t in (*recognition.tiles, *(getattr(recognition, "set_aside", ()) or ()))], width, height)
     context.update(
         kept=_keep(data, (width, height), recognition.tiles, codes, unsure),
@@ -646,12 +645,19 @@ def _photo_note(note: PhotoNote) -> str:
              "or add the missing tiles.", n=note.count, expected=spread)
 
 
+def _warned(tile: Any, warning: str) -> bool:
+    """Whether the recogniser said ``warning`` of ``tile`` (a stand-in tile without warnings has none)."""
+    return warning in (getattr(tile, "warnings", ()) or ())
+
+
 def _retake_advice(recognition: Any, checks: PhotoCheck) -> str | None:
     """What to do differently with the camera, in plain words, when this photo is not good enough."""
     tiles = list(recognition.tiles)
     if not tiles:
         return None
-    cut = sum("cut by the frame" in getattr(t, "warnings", ()) for t in tiles + list(getattr(recognition, "set_aside", ())))
+    from vision.pairs import CUT
+
+    cut = sum(_warned(t, CUT) for t in tiles + list(getattr(recognition, "set_aside", ())))
     unsure = sum(bool(t.low_confidence) for t in tiles)
     if cut:
         return _("Retake: step back so no tile is cut by the edge of the photo.")
