@@ -10,7 +10,9 @@ So the tiles themselves are the landmarks.  A guess lays the second photo over t
 
 - through one tile read alike in both (a similarity: the scale from the tile's height, the turn from
   the rows' slopes), or through a tile the seam cuts in one photo and a whole tile of its colour in the
-  other (the side the frame does not cut is the tile's own edge);
+  other (the corners on no edge of the frame are the tile's own: the left side of a tile the first photo's
+  right edge cuts, the bottom of one the top edge cuts), or through a tile the seam cuts in both, read
+  the same (the first shows its left side, the second its right);
 - through two tiles read alike (a homography through their box corners).
 
 Each guess is then refitted, a homography through the corners of the tiles it lays near a tile read
@@ -24,7 +26,8 @@ of the first); of those that hold, the one with most tiles read alike less confl
 every tile landing on one read alike, a whole tile on a whole tile read otherwise (one of them misread),
 a cut tile on a tile of its colour.  Then each row of the second photo is laid over the first on its own
 in the same way (so that misreads or a rough fit in one row do not hold the other back), and its links are
-added where they agree with those found.  When no guess holds, nothing is linked, and :func:`add_photo` falls back to matching codes
+added where they agree with those found; where they disagree, the row's own guess stands if it explains
+the row better (a tilted rack's upper tier is often laid a tile off by a guess through the lower).  When no guess holds, nothing is linked, and :func:`add_photo` falls back to matching codes
 in order (:func:`vision.rack.merge_rows`).
 
 Only positions and codes are used, never pixels: a photo's tiles are all the second photo needs of the
@@ -102,19 +105,31 @@ def same_tiles(first: Sequence[PhotoTile], first_size: tuple[int, int], second: 
     if not first or not second:
         return [None] * len(second)
     one, two = _Photo(first, first_size), _Photo(second, second_size)
-    links = _best(one, two) or {}
+    whole = _best(one, two)
+    links = dict(whole.links) if whole is not None else {}
+    whole_taken = {i: j for j, i in links.items()}
     # Then each row of the second photo on its own: a guess for one row is not held back by the other
     # (misreads there, or a fit rough across both rows of a tilted photo; and a real rack's two tiers are
-    # not quite one plane).
+    # not quite one plane).  Where the row's own guess disagrees with the whole photo's, the one that
+    # explains the row better stands.
     places = photo_rows([t.box for t in second])
     for number in sorted({row for row, _ in places}):
         members = [j for j, (row, _) in enumerate(places) if row == number]
         if all(j in links for j in members):
             continue
-        found = _best(one, _Photo([second[j] for j in members], second_size, band=two.angle))
-        row_links = {members[k]: i for k, i in (found or {}).items()}
-        if not row_links or any(j in links and links[j] != i for j, i in row_links.items()):
-            continue  # nothing found, or it disagrees with what the whole photo found
+        row = _Photo([second[j] for j in members], second_size, band=two.angle)
+        found = _best(one, row)
+        if found is None or not found.links:
+            continue
+        row_links = {members[k]: i for k, i in found.links.items()}
+        # It disagrees where it links a tile of the row elsewhere, or to a tile the whole photo's guess gave
+        # to another tile of the row (a tile of another row keeps its link).
+        if whole is not None and any(whole.links.get(j, i) != i or whole_taken.get(i, j) in set(members) - {j}
+                                     for j, i in row_links.items()):
+            if found.key <= _Judged(whole.matrix, one, row).key:
+                continue  # the whole photo's guess explains this row as well
+            for j in members:
+                links.pop(j, None)
         used = set(links.values())
         for j, i in row_links.items():
             if j not in links and i not in used:
@@ -123,9 +138,9 @@ def same_tiles(first: Sequence[PhotoTile], first_size: tuple[int, int], second: 
     return [links.get(j) for j in range(len(second))]
 
 
-def _best(one: _Photo, two: _Photo) -> dict[int, int] | None:
-    """The links of the best guess that holds, or None."""
-    best: tuple[tuple[float, int], dict[int, int]] | None = None
+def _best(one: _Photo, two: _Photo) -> _Judged | None:
+    """The best guess that holds, or None."""
+    best: _Judged | None = None
     for matrix in _guesses(one, two):
         judged = _Judged(matrix, one, two)
         for _ in range(_REFITS):
@@ -138,9 +153,9 @@ def _best(one: _Photo, two: _Photo) -> dict[int, int] | None:
             if better.worth <= judged.worth:
                 break
             judged = better
-        if judged.holds(one, two) and (best is None or judged.key > best[0]):
-            best = (judged.key, judged.links)
-    return None if best is None else best[1]
+        if judged.holds(one, two) and (best is None or judged.key > best.key):
+            best = judged
+    return best
 
 
 class _Judged:
@@ -251,6 +266,18 @@ def _guesses(one: _Photo, two: _Photo) -> list[np.ndarray]:
         matrix = _matrix(one.heights[i] / max(two.heights[j], 1e-9), turn, source.mean(0), target.mean(0))
         if _plausible(matrix, two):
             guesses.append(matrix)
+    # A tile the seam cuts in both photos, read the same in both: the first shows its left side, the second
+    # its right side; a tile's width apart.
+    for j, i in itertools.product(range(len(two.codes)), range(len(one.codes))):
+        if not (two.cut[j] and one.cut[i]) or two.codes[j] != one.codes[i]:
+            continue
+        if one.boxes[i, 2] < one.size[0] - one.tile_w / 2 or two.boxes[j, 0] > two.tile_w / 2:
+            continue  # not at the seam: the first photo's right edge, the second's left
+        source = np.array([two.boxes[j, 2] - two.tile_w / 2, (two.boxes[j, 1] + two.boxes[j, 3]) / 2])
+        target = np.array([one.boxes[i, 0] + one.tile_w / 2, (one.boxes[i, 1] + one.boxes[i, 3]) / 2])
+        matrix = _matrix(one.heights[i] / max(two.heights[j], 1e-9), turn, source, target)
+        if _plausible(matrix, two):
+            guesses.append(matrix)
     for (j1, i1), (j2, i2) in itertools.combinations(pairs, 2):
         if j1 != j2 and i1 != i2:
             fitted = _fit([(j1, i1), (j2, i2)], one, two)
@@ -264,7 +291,7 @@ def _fit(links: list[tuple[int, int]], one: _Photo, two: _Photo) -> np.ndarray |
     first (least squares), if two tiles or more give it and it is a plausible view of the same rack.  Of
     a tile the seam cuts, only the corners of the side the frame does not cut are used."""
     pairs = [_corner_pairs(two, j, one, i) for j, i in links]
-    if sum(len(source) > 0 for source, _ in pairs) < 2:
+    if sum(len(source) > 0 for source, _ in pairs) < 2 or sum(len(source) for source, _ in pairs) < 4:
         return None
     source = np.concatenate([source for source, _ in pairs])
     target = np.concatenate([target for _, target in pairs])
@@ -275,20 +302,28 @@ def _fit(links: list[tuple[int, int]], one: _Photo, two: _Photo) -> np.ndarray |
 
 
 def _corner_pairs(two: _Photo, j: int, one: _Photo, i: int) -> tuple[np.ndarray, np.ndarray]:
-    source, target = _corners(two.boxes[j]), _corners(one.boxes[i])
-    if not two.cut[j] and not one.cut[i]:
-        return source, target
-    if one.cut[i] and not two.cut[j] and _touches(one.boxes[i], one.size, right=True):
-        return source[[0, 3]], target[[0, 3]]  # the first photo shows the tile's left side
-    if two.cut[j] and not one.cut[i] and _touches(two.boxes[j], two.size, right=False):
-        return source[[1, 2]], target[[1, 2]]  # the second shows its right side
-    return np.zeros((0, 2)), np.zeros((0, 2))
+    """The corners of tile ``j`` of the second photo and of tile ``i`` of the first that both photos show
+    as the tile's own: all four of a whole tile; of a tile the frame cuts, those off the edges it reaches
+    (a cut tile that reaches no edge: none)."""
+    sound = [True] * 4
+    for photo, k in ((two, j), (one, i)):
+        if photo.cut[k]:
+            edges = _edges(photo.boxes[k], photo.size)
+            if not any(edges):
+                return np.zeros((0, 2)), np.zeros((0, 2))
+            sound = [s and not any(edges[side] for side in _CORNER_SIDES[c]) for c, s in enumerate(sound)]
+    keep = [c for c in range(4) if sound[c]]
+    return _corners(two.boxes[j])[keep], _corners(one.boxes[i])[keep]
 
 
-def _touches(box: np.ndarray, size: tuple[int, int], right: bool) -> bool:
-    """Whether ``box`` reaches the photo's right (else left) edge: the frame cuts that side of the tile."""
-    margin = 0.01 * size[0] + 1
-    return bool(box[2] >= size[0] - margin) if right else bool(box[0] <= margin)
+# The box sides (left, top, right, bottom) each corner lies on, corners clockwise from the top left.
+_CORNER_SIDES = ((0, 1), (2, 1), (2, 3), (0, 3))
+
+
+def _edges(box: np.ndarray, size: tuple[int, int]) -> tuple[bool, bool, bool, bool]:
+    """Which of the photo's edges (left, top, right, bottom) ``box`` reaches: the frame cuts that side."""
+    x, y = 0.01 * size[0] + 1, 0.01 * size[1] + 1
+    return (bool(box[0] <= x), bool(box[1] <= y), bool(box[2] >= size[0] - x), bool(box[3] >= size[1] - y))
 
 
 def _corners(box: np.ndarray) -> np.ndarray:
