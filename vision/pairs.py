@@ -50,10 +50,10 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from vision.rack import overlap_length, row_angle
+from vision.rack import overlap_length
 from vision.recognizer import CUT_WARNING
 
-__all__ = ["Seen", "same_tiles", "CUT", "RackTile", "photo_rows", "add_photo", "rack_from_photos"]
+__all__ = ["Seen", "same_tiles", "CUT", "RackTile", "rows_slope", "photo_rows", "add_photo", "rack_from_photos"]
 
 CUT = CUT_WARNING
 """The warning a tile the photo's edge cuts carries."""
@@ -76,6 +76,10 @@ _BUDGET = 0.34
 # within this many tiles' width of a tile read alike.
 _REFITS = 3
 _NEAR = 0.8
+# Two tiles of one row lie side by side: across the row within a quarter of a tile's height of each other,
+# along it 0.3 to 1.6 tiles' width apart.
+_SIDE_ACROSS = 0.25
+_SIDE_ALONG = (0.3, 1.6)
 
 
 class PhotoTile(Protocol):
@@ -213,7 +217,7 @@ class _Photo:
         self.tile_h = float(np.median(sizes[whole, 1]))
         self.heights = sizes[:, 1]
         self.size = size
-        angle = row_angle(self.boxes.astype(np.float32))
+        angle = rows_slope(self.boxes)
         self.angle = (band if band is not None else 0.0) if angle is None else angle
         # One row of a photo: only what lies along it counts (a tile of another row lands on nothing here).
         self.band = None if band is None else (self.centres.mean(0), self.angle, 0.75 * self.tile_h)
@@ -447,6 +451,38 @@ class RackTile:
     seen: int | None = None
 
 
+def rows_slope(boxes: np.ndarray) -> float | None:
+    """The slope of a photo's rows (radians, about −π/4…π/4): the turn, tried every half degree, at which
+    most pairs of tiles lie side by side (``_SIDE_ACROSS``, ``_SIDE_ALONG``), then the mean direction of
+    those pairs; None with fewer than three boxes.  (Each box's nearest neighbour, as
+    :func:`vision.rack.row_angle` takes it, lies in the other tier now and then when a tilted rack's tiers
+    stand close, which turns the rows by half their slope or more and runs the tiers together.)
+
+    Two tiers of six tiles, 15 wide and 16 tall, each row falling 3 for every 15 along (−11°), the lower
+    tier 14 below and 4 right of the upper: each tile's nearest neighbour is the one below or above it.
+
+    >>> centres = np.array([[15 * k + 4 * tier, -3 * k + 14 * tier] for tier in (0, 1) for k in range(6)], np.float64)
+    >>> boxes = np.concatenate([centres - (7.5, 8), centres + (7.5, 8)], 1)
+    >>> from vision.rack import row_angle
+    >>> round(math.degrees(row_angle(boxes.astype(np.float32)) or 0.0)), round(math.degrees(rows_slope(boxes) or 0.0))
+    (74, -11)
+    """
+    boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+    if len(boxes) < 3:
+        return None
+    centres = np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], 1)
+    width, height = float(np.median(boxes[:, 2] - boxes[:, 0])), float(np.median(boxes[:, 3] - boxes[:, 1]))
+    steps = (centres[None] - centres[:, None]).reshape(-1, 2)
+    turns = np.radians(np.arange(-45.0, 45.01, 0.5))
+    along = np.cos(turns)[:, None] * steps[:, 0] + np.sin(turns)[:, None] * steps[:, 1]
+    across = -np.sin(turns)[:, None] * steps[:, 0] + np.cos(turns)[:, None] * steps[:, 1]
+    side = (np.abs(across) < _SIDE_ACROSS * height) & (along > _SIDE_ALONG[0] * width) & (along < _SIDE_ALONG[1] * width)
+    counts = side.sum(1)
+    best = int(np.flatnonzero(counts == counts.max())[np.argmin(np.abs(turns[counts == counts.max()]))])  # a tie: the straighter
+    pairs = steps[side[best]]
+    return float(np.arctan2(pairs[:, 1], pairs[:, 0]).mean()) if len(pairs) else float(turns[best])
+
+
 def photo_rows(boxes: Sequence[Sequence[float]]) -> list[tuple[int, int]]:
     """Each tile's row (top to bottom) and place in it (left to right) on a photo of a rack, along the
     rows' slope (a rack photographed from the seat is turned a little): a new row starts where a tile
@@ -454,7 +490,7 @@ def photo_rows(boxes: Sequence[Sequence[float]]) -> list[tuple[int, int]]:
     if not boxes:
         return []
     array = np.array([[float(v) for v in box] for box in boxes], np.float64).reshape(-1, 4)
-    angle = row_angle(array.astype(np.float32)) or 0.0
+    angle = rows_slope(array) or 0.0
     if abs(angle) > math.radians(45):
         angle = 0.0  # no rows to speak of (tiles lying about): as they read
     centres = np.stack([(array[:, 0] + array[:, 2]) / 2, (array[:, 1] + array[:, 3]) / 2], 1)
