@@ -27,8 +27,9 @@ every tile landing on one read alike, a whole tile on a whole tile read otherwis
 a cut tile on a tile of its colour.  Then each row of the second photo is laid over the first on its own
 in the same way (so that misreads or a rough fit in one row do not hold the other back), and its links are
 added where they agree with those found; where they disagree, the row's own guess stands if it explains
-the row better (a tilted rack's upper tier is often laid a tile off by a guess through the lower).  When no guess holds, nothing is linked, and :func:`add_photo` falls back to matching codes
-in order (:func:`vision.rack.merge_rows`).
+the row better (a tilted rack's upper tier is often laid a tile off by a guess through the lower).  When no
+guess holds, nothing is linked, and :func:`add_photo` falls back to matching codes in order
+(:func:`vision.rack.merge_rows`).
 
 Only positions and codes are used, never pixels: a photo's tiles are all the second photo needs of the
 first, so a phone can send them back with the second photo.
@@ -476,9 +477,10 @@ def rows_slope(boxes: np.ndarray) -> float | None:
     turns = np.radians(np.arange(-45.0, 45.01, 0.5))
     along = np.cos(turns)[:, None] * steps[:, 0] + np.sin(turns)[:, None] * steps[:, 1]
     across = -np.sin(turns)[:, None] * steps[:, 0] + np.cos(turns)[:, None] * steps[:, 1]
-    side = (np.abs(across) < _SIDE_ACROSS * height) & (along > _SIDE_ALONG[0] * width) & (along < _SIDE_ALONG[1] * width)
-    counts = side.sum(1)
-    best = int(np.flatnonzero(counts == counts.max())[np.argmin(np.abs(turns[counts == counts.max()]))])  # a tie: the straighter
+    side = (np.abs(across) < _SIDE_ACROSS * height) & (along > _SIDE_ALONG[0] * width) \
+        & (along < _SIDE_ALONG[1] * width)
+    most = np.flatnonzero(side.sum(1) == side.sum(1).max())
+    best = int(most[np.argmin(np.abs(turns[most]))])  # a tie goes to the straighter turn
     pairs = steps[side[best]]
     return float(np.arctan2(pairs[:, 1], pairs[:, 0]).mean()) if len(pairs) else float(turns[best])
 
