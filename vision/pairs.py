@@ -51,10 +51,10 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from vision.rack import overlap_length
+from vision.rack import overlap_length, rows_slope
 from vision.recognizer import CUT_WARNING
 
-__all__ = ["Seen", "same_tiles", "CUT", "RackTile", "rows_slope", "photo_rows", "add_photo", "rack_from_photos"]
+__all__ = ["Seen", "same_tiles", "CUT", "RackTile", "photo_rows", "add_photo", "rack_from_photos"]
 
 CUT = CUT_WARNING
 """The warning a tile the photo's edge cuts carries."""
@@ -77,10 +77,6 @@ _BUDGET = 0.34
 # within this many tiles' width of a tile read alike.
 _REFITS = 3
 _NEAR = 0.8
-# Two tiles of one row lie side by side: across the row within a quarter of a tile's height of each other,
-# along it 0.3 to 1.6 tiles' width apart.
-_SIDE_ACROSS = 0.25
-_SIDE_ALONG = (0.3, 1.6)
 
 
 class PhotoTile(Protocol):
@@ -450,39 +446,6 @@ class RackTile:
     cut: bool = False
     fixed: bool = False
     seen: int | None = None
-
-
-def rows_slope(boxes: np.ndarray) -> float | None:
-    """The slope of a photo's rows (radians, about −π/4…π/4): the turn, tried every half degree, at which
-    most pairs of tiles lie side by side (``_SIDE_ACROSS``, ``_SIDE_ALONG``), then the mean direction of
-    those pairs; None with fewer than three boxes.  (Each box's nearest neighbour, as
-    :func:`vision.rack.row_angle` takes it, lies in the other tier now and then when a tilted rack's tiers
-    stand close, which turns the rows by half their slope or more and runs the tiers together.)
-
-    Two tiers of six tiles, 15 wide and 16 tall, each row falling 3 for every 15 along (−11°), the lower
-    tier 14 below and 4 right of the upper: each tile's nearest neighbour is the one below or above it.
-
-    >>> centres = np.array([[15 * k + 4 * tier, -3 * k + 14 * tier] for tier in (0, 1) for k in range(6)], np.float64)
-    >>> boxes = np.concatenate([centres - (7.5, 8), centres + (7.5, 8)], 1)
-    >>> from vision.rack import row_angle
-    >>> round(math.degrees(row_angle(boxes.astype(np.float32)) or 0.0)), round(math.degrees(rows_slope(boxes) or 0.0))
-    (74, -11)
-    """
-    boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
-    if len(boxes) < 3:
-        return None
-    centres = np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], 1)
-    width, height = float(np.median(boxes[:, 2] - boxes[:, 0])), float(np.median(boxes[:, 3] - boxes[:, 1]))
-    steps = (centres[None] - centres[:, None]).reshape(-1, 2)
-    turns = np.radians(np.arange(-45.0, 45.01, 0.5))
-    along = np.cos(turns)[:, None] * steps[:, 0] + np.sin(turns)[:, None] * steps[:, 1]
-    across = -np.sin(turns)[:, None] * steps[:, 0] + np.cos(turns)[:, None] * steps[:, 1]
-    side = (np.abs(across) < _SIDE_ACROSS * height) & (along > _SIDE_ALONG[0] * width) \
-        & (along < _SIDE_ALONG[1] * width)
-    most = np.flatnonzero(side.sum(1) == side.sum(1).max())
-    best = int(most[np.argmin(np.abs(turns[most]))])  # a tie goes to the straighter turn
-    pairs = steps[side[best]]
-    return float(np.arctan2(pairs[:, 1], pairs[:, 0]).mean()) if len(pairs) else float(turns[best])
 
 
 def photo_rows(boxes: Sequence[Sequence[float]]) -> list[tuple[int, int]]:

@@ -14,8 +14,10 @@ neighbours that are also found.  :func:`apply_rack_prior` finds the rows, then
 (between two found tiles, or past a row's end), for the recogniser to look at.
 
 Only boxes change, never what a tile is read as: the classifier reads the corrected boxes.  Rows are
-looked for only when the boxes line up along one direction within 20° of a side of the photo (a
-turned rack is handled by swapping axes); loose tiles and tables are left as they are.
+looked for only when most boxes lie side by side along a direction within 20° of the photo's width
+(:func:`rows_slope`); a rack turned further, loose tiles and tables are left as they are.  (A rack turned
+about a quarter was fixed too, with its axes swapped, until the thirty-first round; more tiles were read
+right without it: models/README.md.)
 
 >>> boxes = np.array([[0, 0, 10, 14], [10, 0, 20, 7], [10, 7, 20, 14], [20, 0, 30, 14], [30, 0, 40, 14]], np.float32)
 >>> fixed, scores = apply_rack_prior(boxes, np.array([0.9, 0.8, 0.7, 0.9, 0.9], np.float32))
@@ -30,7 +32,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["find_rows", "row_angle", "apply_rack_prior", "row_gaps", "merge_rows", "overlap_length", "inside_share", "MIN_ROW", "GAP_MOST"]
+__all__ = ["find_rows", "rows_slope", "apply_rack_prior", "row_gaps", "merge_rows", "overlap_length", "inside_share", "MIN_ROW", "GAP_MOST"]
 
 MIN_ROW = 4
 """A row needs this many boxes before its shape is trusted."""
@@ -41,21 +43,42 @@ GAP_MOST = 3
 _WHOLE_TILES = 0.3
 # Tiles of one row: centres this share of the tile's height apart across the row, at most.
 _SAME_ROW = 0.3
+# Two tiles of one row lie side by side: across the row within a quarter of a tile's height of each other,
+# along it 0.3 to 1.6 tiles' width apart.
+_SIDE_ACROSS = 0.25
+_SIDE_ALONG = (0.3, 1.6)
 
 
-def row_angle(boxes: np.ndarray) -> float | None:
-    """The direction (radians, −π/2…π/2) from each box to its nearest neighbour, as a median; None when < 3 boxes."""
+def rows_slope(boxes: np.ndarray) -> float | None:
+    """The slope of a photo's rows (radians, about −π/4…π/4): the turn, tried every half degree, at which
+    most pairs of tiles lie side by side (``_SIDE_ACROSS``, ``_SIDE_ALONG``), then the mean direction of
+    those pairs; None with fewer than three boxes.  (The direction from each box to its nearest neighbour,
+    taken before the thirty-first round, ran along the other tier now and then where a tilted rack's tiers
+    stand close: the rows came out turned by half their slope or more.)
+
+    Two tiers of six tiles, 15 wide and 16 tall, each row falling 3 for every 15 along (−11°), the lower
+    tier 14 below and 4 right of the upper: each tile's nearest neighbour is the one below or above it.
+
+    >>> centres = np.array([[15 * k + 4 * tier, -3 * k + 14 * tier] for tier in (0, 1) for k in range(6)], np.float64)
+    >>> boxes = np.concatenate([centres - (7.5, 8), centres + (7.5, 8)], 1)
+    >>> round(math.degrees(rows_slope(boxes) or 0.0))
+    -11
+    """
+    boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
     if len(boxes) < 3:
         return None
     centres = np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], 1)
-    distance = np.linalg.norm(centres[:, None] - centres[None], axis=2)
-    np.fill_diagonal(distance, np.inf)
-    nearest = np.argmin(distance, 1)
-    vectors = centres[nearest] - centres
-    angles = np.arctan2(vectors[:, 1], vectors[:, 0])
-    # Directions, not vectors: fold onto −π/2…π/2 and average on the doubled circle.
-    doubled = np.angle(np.exp(2j * angles).mean())
-    return float(doubled / 2)
+    width, height = float(np.median(boxes[:, 2] - boxes[:, 0])), float(np.median(boxes[:, 3] - boxes[:, 1]))
+    steps = (centres[None] - centres[:, None]).reshape(-1, 2)
+    turns = np.radians(np.arange(-45.0, 45.01, 0.5))
+    along = np.cos(turns)[:, None] * steps[:, 0] + np.sin(turns)[:, None] * steps[:, 1]
+    across = -np.sin(turns)[:, None] * steps[:, 0] + np.cos(turns)[:, None] * steps[:, 1]
+    side = (np.abs(across) < _SIDE_ACROSS * height) & (along > _SIDE_ALONG[0] * width) \
+        & (along < _SIDE_ALONG[1] * width)
+    most = np.flatnonzero(side.sum(1) == side.sum(1).max())
+    best = int(most[np.argmin(np.abs(turns[most]))])  # a tie goes to the straighter turn
+    pairs = steps[side[best]]
+    return float(np.arctan2(pairs[:, 1], pairs[:, 0]).mean()) if len(pairs) else float(turns[best])
 
 
 def find_rows(boxes: np.ndarray) -> list[list[int]]:
@@ -140,16 +163,10 @@ def _fix_horizontal(boxes: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, 
 
 def apply_rack_prior(boxes: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Boxes and scores after the row checks above; unchanged when the boxes do not line up in rows."""
-    angle = row_angle(boxes)
-    if angle is None or len(boxes) < MIN_ROW:
+    angle = rows_slope(boxes)
+    if angle is None or len(boxes) < MIN_ROW or abs(angle) > _MAX_TILT:
         return boxes, scores
-    boxes, scores = boxes.astype(np.float32).copy(), scores.astype(np.float32).copy()
-    if abs(angle) <= _MAX_TILT:
-        return _fix_horizontal(boxes, scores)
-    if abs(abs(angle) - math.pi / 2) <= _MAX_TILT:  # a rack turned a quarter: swap x and y, fix, swap back
-        fixed, kept = _fix_horizontal(boxes[:, [1, 0, 3, 2]], scores)
-        return fixed[:, [1, 0, 3, 2]], kept
-    return boxes, scores
+    return _fix_horizontal(boxes.astype(np.float32).copy(), scores.astype(np.float32).copy())
 
 
 def row_gaps(boxes: np.ndarray, frames: np.ndarray, most: int = GAP_MOST, ends: bool = True) -> np.ndarray:
