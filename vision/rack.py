@@ -75,7 +75,8 @@ def rows_slope(boxes: np.ndarray) -> float | None:
     across = -np.sin(turns)[:, None] * steps[:, 0] + np.cos(turns)[:, None] * steps[:, 1]
     side = (np.abs(across) < _SIDE_ACROSS * height) & (along > _SIDE_ALONG[0] * width) \
         & (along < _SIDE_ALONG[1] * width)
-    most = np.flatnonzero(side.sum(1) == side.sum(1).max())
+    counts = side.sum(1)
+    most = np.flatnonzero(counts == counts.max())
     best = int(most[np.argmin(np.abs(turns[most]))])  # a tie goes to the straighter turn
     pairs = steps[side[best]]
     return float(np.arctan2(pairs[:, 1], pairs[:, 0]).mean()) if len(pairs) else float(turns[best])
