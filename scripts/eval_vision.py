@@ -20,7 +20,7 @@ import csv
 import statistics
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,8 +32,10 @@ import numpy as np  # noqa: E402
 from real_photos import add_photos_argument, load_photos, split_photos, use_photos  # noqa: E402
 from vision import Recognizer  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
-from vision.postprocess import box_iou, reading_order  # noqa: E402
-from vision.recognizer import BLUR_MESSAGE, GLARE_MESSAGE, LOW_CONFIDENCE, MODELS_DIR, blown_out, under_glare  # noqa: E402
+from vision.postprocess import box_iou  # noqa: E402
+from vision.recognizer import (  # noqa: E402
+    BLUR_MESSAGE, GLARE_MESSAGE, LOW_CONFIDENCE, MODELS_DIR, DetectedTile, blown_out, under_glare,
+)
 
 
 def match(truth: list[tuple[str, tuple[float, ...]]], found: list[tuple[str, tuple[int, ...], float]],
@@ -118,6 +120,20 @@ def _table(counts: Counter[tuple[str, str]], rows: list[str], columns: list[str]
     return "\n".join(lines)
 
 
+def right_on_boxes(read: Sequence[DetectedTile], boxes: np.ndarray, codes: Sequence[str]) -> int:
+    """How many of the tiles ``Recognizer.read_tiles`` read on the labelled ``boxes`` carry their label's code.  It
+    gives them in its own reading order (along the rack's rows), not the labels' order: each is matched to the
+    labelled box it lies on.
+
+    >>> boxes = np.array([[0, 0, 10, 20], [10, 0, 20, 20]], np.float32)
+    >>> read = [DetectedTile("B2", (10, 0, 20, 20), 0.9, False, False, ()),
+    ...         DetectedTile("R1", (0, 0, 10, 20), 0.9, False, False, ())]
+    >>> right_on_boxes(read, boxes, ["R1", "B2"]), right_on_boxes(read, boxes, ["B2", "R1"])
+    (2, 0)
+    """
+    return sum(tile.tile == codes[int(np.argmax(box_iou(np.asarray(tile.box, np.float32), boxes)))] for tile in read)
+
+
 def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool, thresholds: tuple[float, ...] = (),
              photo: Callable[[np.ndarray], np.ndarray] | None = None) -> None:
     """Print the figures for ``samples`` as markdown table rows; ``photo`` changes each photo before it is read
@@ -144,7 +160,7 @@ def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool, thres
         boxed_total += len(boxed)
         truth_boxes = np.array([sample.tiles[t][1] for t in boxed], np.float32).reshape(-1, 4)
         on_truth = recognizer.read_tiles(pixels, truth_boxes, np.ones(len(truth_boxes), np.float32)) if boxed else []
-        on_truth_right += sum(t.tile == sample.tiles[boxed[i]][0] for t, i in zip(on_truth, reading_order(truth_boxes)))
+        on_truth_right += right_on_boxes(on_truth, truth_boxes, [sample.tiles[t][0] for t in boxed])
         result = recognizer.recognize(sample.path if photo is None and sample.columns is None else pixels)
         times.append(result.elapsed_ms)
         found = [(t.tile, t.box, t.confidence) for t in result.tiles]
