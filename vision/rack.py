@@ -167,7 +167,7 @@ def apply_rack_prior(boxes: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray,
     angle = rows_slope(boxes)
     if angle is None or len(boxes) < MIN_ROW or abs(angle) > _MAX_TILT:
         return boxes, scores
-    return _fix_horizontal(boxes.astype(np.float32).copy(), scores.astype(np.float32).copy())
+    return _fix_horizontal(boxes.astype(np.float32), scores.astype(np.float32))  # astype copies: the caller's stay
 
 
 def row_gaps(boxes: np.ndarray, frames: np.ndarray, most: int = GAP_MOST, ends: bool = True) -> np.ndarray:
