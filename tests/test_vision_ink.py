@@ -18,8 +18,8 @@ from vision.ink import (BLUER_FLAG, BLUER_SWITCH, INK_MODEL, NEAR_BLUES, YELLOWE
                         bluer_than_black, face_patches, fuse_colour, ink_features, ink_hues, loose_frames, near_the_blues,
                         yellower_than_red)
 from vision.ink import (DARK_AS_BLACK, DARK_AS_RED, DARKER_THAN_YELLOWS, GROUP_AMONG, GROUPS_APART, REDDER_THAN_YELLOWS,
-                        TOWARDS_YELLOW, among_the_yellows, as_dark_as_the_blacks, as_dark_as_the_reds, ink_brightness,
-                        towards_the_yellows)
+                        TOWARDS_BLUE, TOWARDS_YELLOW, among_the_yellows, as_dark_as_the_blacks, as_dark_as_the_reds,
+                        ink_brightness, towards_the_blues, towards_the_yellows)
 from vision.numerals import tile_frames
 from vision.postprocess import COLOURS, KINDS, box_iou
 from vision.recognizer import (CUT_WARNING, FACE_DOWN_WARNING, IN_FRAME, MODELS_DIR, UNREADABLE_WARNING, _drop_twins,
@@ -364,6 +364,45 @@ def test_a_tile_read_black_near_the_blues_is_flagged_and_left_black(monkeypatch:
         return gap
 
     monkeypatch.setattr(recognizer_module, "near_the_blues", near)
+    after = Recognizer().recognize(DATA / "rack_front.jpg")
+    changed = [(old, new) for old, new in zip(plain.tiles, after.tiles) if old != new]
+    assert len(changed) == 1
+    old, new = changed[0]
+    assert new.low_confidence and new.tile == old.tile and new.tile[0] == "K" and new.box == old.box
+
+
+@pytest.mark.parametrize("light", [(1.0, 1.0, 1.0), (0.6, 0.5, 0.4), (0.45, 0.45, 0.55)])
+def test_a_navy_beside_two_blacks_and_one_blue_lies_towards_the_blue(light: tuple[float, float, float]) -> None:
+    """A small rack: two blacks, one blue, and a navy the light greys, read black.  Too few blacks for
+    ``bluer_than_black`` and blues for ``near_the_blues``; between the other blacks and the blue the navy lies more than
+    ``TOWARDS_BLUE`` of the way, each black well back towards the others.  With one other black, or no blue, no share."""
+    inks = [(45, 45, 45), (40, 42, 44), (62, 50, 45), (95, 62, 48), (200, 60, 40)]
+    features = [ink_features(_face(ink, light)) for ink in inks]
+    black, blue = np.array([True, True, True, False, False]), np.array([False, False, False, True, False])
+    assert np.isnan(bluer_than_black(features, black)).all() and np.isnan(near_the_blues(features, black, blue)).all()
+    share = towards_the_blues(features, black, blue)
+    assert share[2] > TOWARDS_BLUE + 0.1 and np.all(share[:2] < 0), share
+    assert np.isnan(share[3:]).all()
+    assert np.isnan(towards_the_blues(features, black & (np.arange(5) != 0), blue)).all()  # one other black
+    assert np.isnan(towards_the_blues(features, black, np.zeros(5, bool))).all()  # no blue
+
+
+@needs_ink
+def test_a_tile_read_black_towards_the_blues_is_flagged_and_left_black(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The recogniser acts on ``towards_the_blues``: a tile read black lying over ``TOWARDS_BLUE`` of the way to the
+    photo's blues is flagged, its reading unchanged; the other tiles are read as before."""
+    import vision.recognizer as recognizer_module
+
+    plain = Recognizer().recognize(DATA / "rack_front.jpg")
+    blacks = [t for t in plain.tiles if t.tile[0] == "K"]
+    assert len(blacks) == 2 and not any(t.low_confidence for t in blacks)
+
+    def towards(features: list[np.ndarray | None], black: np.ndarray, blue: np.ndarray) -> np.ndarray:
+        share = np.full(len(features), np.nan)
+        share[np.flatnonzero(black)[0]] = TOWARDS_BLUE + 0.05
+        return share
+
+    monkeypatch.setattr(recognizer_module, "towards_the_blues", towards)
     after = Recognizer().recognize(DATA / "rack_front.jpg")
     changed = [(old, new) for old, new in zip(plain.tiles, after.tiles) if old != new]
     assert len(changed) == 1

@@ -26,11 +26,11 @@ import onnxruntime as ort  # type: ignore[import-untyped]
 
 from vision.imageio import WORK_MIN_SIDE, load_image, load_photo
 from vision.ink import (BLUER_FLAG, BLUER_SWITCH, BLUER_SWITCH_AMONG, DARK_AS_BLACK, DARK_AS_RED, DARKER_THAN_YELLOWS,
-                        DARKEST_YELLOW, INK_MODEL, NEAR_BLUES, REDDER_THAN_YELLOWS, TOWARDS_YELLOW, YELLOWER_FLAG,
-                        YELLOWER_FROM, InkColour, among_the_yellows, as_dark_as_the_blacks, as_dark_as_the_reds,
-                        bluer_than_black, colour_strength, face_patches, fuse_colour, ink_brightness, ink_features,
-                        ink_hues, loose_frames, near_the_blues, strengthen_colours, towards_the_yellows,
-                        yellower_than_red)
+                        DARKEST_YELLOW, INK_MODEL, NEAR_BLUES, REDDER_THAN_YELLOWS, TOWARDS_BLUE, TOWARDS_YELLOW,
+                        YELLOWER_FLAG, YELLOWER_FROM, InkColour, among_the_yellows, as_dark_as_the_blacks,
+                        as_dark_as_the_reds, bluer_than_black, colour_strength, face_patches, fuse_colour,
+                        ink_brightness, ink_features, ink_hues, loose_frames, near_the_blues, strengthen_colours,
+                        towards_the_blues, towards_the_yellows, yellower_than_red)
 from vision.numerals import NUMBERS, NumberReader, fuse_number, tile_frames
 from vision.postprocess import COLOURS, KINDS, box_iou, decode_detections, decode_tile, reading_order, suppress_overlaps
 from vision.preprocess import DETECT_LONG_SIDE, detector_input, tile_crops
@@ -587,6 +587,9 @@ class Recognizer:
         # the blues of the photo's rows as a blue's may (the reference here is the blues, not the other blacks: on a
         # rack of navy blues the light greys, those read black are the most of the "blacks").
         doubtful = near_the_blues(features, read_as == black, read_as == blue) < NEAR_BLUES
+        # Where too few blacks or blues stand in the photo's rows for either look (a small rack in a far photo), a tile
+        # read black whose ink lies over a third of the way from the other blacks to the blues.
+        doubtful |= towards_the_blues(features, read_as == black, read_as == blue) > TOWARDS_BLUE
         # A tile in a row read red whose ink's hue lies well towards yellow from the other reds' (a yellow-orange the
         # light greys towards red).  (A tile the blue check moved was read black, never red, so the colours read before
         # it serve here too.)
