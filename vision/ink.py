@@ -304,8 +304,7 @@ def bluer_than_black(features: list[np.ndarray | None], black: np.ndarray) -> np
     >>> bluer_than_black(features[2:], black[2:]).round(2).tolist()  # three blacks measured: too few to tell
     [nan, nan, nan, nan, nan]
     """
-    red_to_blue = np.array([np.nan if f is None else float(f[2]) for f in features])
-    return _against_the_others(red_to_blue, black, BLUER_AMONG)
+    return _against_the_others(_red_to_blue(features), black, BLUER_AMONG)
 
 
 def near_the_blues(features: list[np.ndarray | None], black: np.ndarray, blue: np.ndarray) -> np.ndarray:
@@ -328,8 +327,7 @@ def near_the_blues(features: list[np.ndarray | None], black: np.ndarray, blue: n
     >>> near_the_blues(features, black, blue & (np.arange(6) == 0)).round(2).tolist()  # one blue: too few to tell
     [nan, nan, nan, nan, nan, nan]
     """
-    red_to_blue = np.array([np.nan if f is None else float(f[2]) for f in features])
-    return _against_a_group(red_to_blue, black, blue, BLUES_AMONG)
+    return _against_a_group(_red_to_blue(features), black, blue, BLUES_AMONG)
 
 
 def towards_the_blues(features: list[np.ndarray | None], black: np.ndarray, blue: np.ndarray) -> np.ndarray:
@@ -343,7 +341,7 @@ def towards_the_blues(features: list[np.ndarray | None], black: np.ndarray, blue
     light shifts both.  Measured on the renders as read (2.5-D dev, check, fresh, unseen-font and tuning racks,
     faint dev and check, 3-D seeds 9801, 9901 and 9997, the real held-out photos and their faint copies; 9,267 tiles
     read sure): flagging from 0.30 of the way takes no tile read right from the sure ones, from 0.25 one and from
-    0.20 twelve; the sure B6 read black on 3-D rack 21 of seed 9801 (two other blacks, one blue) lies 0.39 of the
+    0.20 twelve; the sure B6 read black on 3-D rack 21 of seed 9801 (two other blacks, one blue) lies 0.38 of the
     way.
 
     >>> ink = lambda r_b: np.array([0.0, 0.0, r_b, 0.3, 0.2])
@@ -354,14 +352,8 @@ def towards_the_blues(features: list[np.ndarray | None], black: np.ndarray, blue
     >>> towards_the_blues(features[1:], black[1:], ~black[1:]).round(2).tolist()  # one other black: too few to tell
     [nan, nan, nan, nan]
     """
-    red_to_blue = np.array([np.nan if f is None else float(f[2]) for f in features])
-    from_the_blacks = _against_the_others(red_to_blue, black, BLACKS_BESIDE)  # each black minus the others' median
-    blues = red_to_blue[np.asarray(blue, bool) & np.isfinite(red_to_blue)]
-    if len(blues) == 0:
-        return np.full(len(red_to_blue), np.nan)
-    span = (red_to_blue - from_the_blacks) - float(np.median(blues))  # from the other blacks' median down to the blues'
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(span >= BLUES_APART, -from_the_blacks / span, np.nan)
+    # Blue-to-red grows from the blacks towards the blues, as a hue grows from the reds towards the yellows.
+    return _share_of_the_way(-_red_to_blue(features), black, BLACKS_BESIDE, blue, 1, BLUES_APART)
 
 
 def _against_a_group(values: np.ndarray, chosen: np.ndarray, group: np.ndarray, among: int) -> np.ndarray:
@@ -428,14 +420,22 @@ def towards_the_yellows(hues: np.ndarray, red: np.ndarray, yellow: np.ndarray) -
     >>> towards_the_yellows(hues, red, ~red & (hues > 65)).round(2).tolist()  # one yellow: too few to tell
     [nan, nan, nan, nan, nan, nan, nan, nan]
     """
-    hues = np.asarray(hues, np.float64)
-    from_the_reds = _against_the_others(hues, red, GROUP_AMONG)  # each red's hue minus the other reds' median
-    yellows = hues[np.asarray(yellow, bool) & np.isfinite(hues)]
-    if len(yellows) < GROUP_AMONG:
-        return np.full(len(hues), np.nan)
-    span = float(np.median(yellows)) - (hues - from_the_reds)  # from the other reds' median to the yellows'
+    return _share_of_the_way(np.asarray(hues, np.float64), red, GROUP_AMONG, yellow, GROUP_AMONG, GROUPS_APART)
+
+
+def _share_of_the_way(values: np.ndarray, chosen: np.ndarray, among: int, group: np.ndarray, group_among: int,
+                      apart: float) -> np.ndarray:
+    """For each ``chosen`` tile with a finite value: how far along the way from the median of the other chosen tiles'
+    values up to the median of the ``group`` tiles' its value lies (0: with the others, 1: with the group; NaN
+    elsewhere, where fewer than ``among`` others or ``group_among`` group tiles have a value, or where the group's
+    median lies less than ``apart`` above the others')."""
+    from_the_others = _against_the_others(values, chosen, among)  # each chosen value minus the others' median
+    group_values = values[np.asarray(group, bool) & np.isfinite(values)]
+    if len(group_values) < group_among:
+        return np.full(len(values), np.nan)
+    span = float(np.median(group_values)) - (values - from_the_others)  # from the others' median to the group's
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(span >= GROUPS_APART, from_the_reds / span, np.nan)
+        return np.where(span >= apart, from_the_others / span, np.nan)
 
 
 def as_dark_as_the_reds(features: list[np.ndarray | None], yellow: np.ndarray, red: np.ndarray) -> np.ndarray:
@@ -498,6 +498,11 @@ def as_dark_as_the_blacks(features: list[np.ndarray | None], yellow: np.ndarray,
     [nan, nan, nan, nan, nan, nan]
     """
     return _against_a_group(ink_brightness(features), yellow, black, BLACKS_AMONG)
+
+
+def _red_to_blue(features: list[np.ndarray | None]) -> np.ndarray:
+    """Each ink's log R/B (``ink_features``' third number; NaN where no ink was measured)."""
+    return np.array([np.nan if f is None else float(f[2]) for f in features])
 
 
 def ink_brightness(features: list[np.ndarray | None]) -> np.ndarray:

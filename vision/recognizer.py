@@ -587,8 +587,8 @@ class Recognizer:
         # the blues of the photo's rows as a blue's may (the reference here is the blues, not the other blacks: on a
         # rack of navy blues the light greys, those read black are the most of the "blacks").
         doubtful = near_the_blues(features, read_as == black, read_as == blue) < NEAR_BLUES
-        # Where too few blacks or blues stand in the photo's rows for either look (a small rack in a far photo), a tile
-        # read black whose ink lies over a third of the way from the other blacks to the blues.
+        # A tile in a row read black whose ink lies over a third of the way from the other blacks to the blues: it needs
+        # only two other blacks and one blue, where the looks above can have too few (a small rack in a far photo).
         doubtful |= towards_the_blues(features, read_as == black, read_as == blue) > TOWARDS_BLUE
         # A tile in a row read red whose ink's hue lies well towards yellow from the other reds' (a yellow-orange the
         # light greys towards red).  (A tile the blue check moved was read black, never red, so the colours read before
