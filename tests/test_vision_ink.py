@@ -7,6 +7,7 @@ Photos: tests/data/vision (rendered racks, seed 9101; real Rummikub photos, CC B
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import cv2
@@ -17,8 +18,9 @@ from vision import DetectedTile, Recognizer
 from vision.ink import (BLUER_FLAG, BLUER_SWITCH, INK_MODEL, NEAR_BLUES, YELLOWER_FLAG, YELLOWER_FROM, InkColour,
                         bluer_than_black, face_patches, fuse_colour, ink_features, ink_hues, loose_frames, near_the_blues,
                         yellower_than_red)
-from vision.ink import (DARK_AS_BLACK, DARK_AS_RED, DARKER_THAN_YELLOWS, GROUP_AMONG, GROUPS_APART, REDDER_THAN_YELLOWS,
-                        TOWARDS_BLUE, TOWARDS_YELLOW, among_the_yellows, as_dark_as_the_blacks, as_dark_as_the_reds,
+from vision.ink import (BRIGHTNESS_APART, DARK_AS_BLACK, DARK_AS_RED, DARKER_THAN_YELLOWS, GROUP_AMONG, GROUPS_APART,
+                        HALF_WAY_IN_BRIGHTNESS, PART_WAY_IN_HUE, REDDER_THAN_YELLOWS, TOWARDS_BLUE, TOWARDS_YELLOW,
+                        among_the_yellows, as_dark_as_the_blacks, as_dark_as_the_reds, brighter_towards_the_yellows,
                         ink_brightness, towards_the_blues, towards_the_yellows)
 from vision.numerals import tile_frames
 from vision.postprocess import COLOURS, KINDS, box_iou
@@ -537,6 +539,57 @@ def test_a_deep_orange_lies_towards_the_yellows_from_the_reds_under_any_light(li
     assert np.all(np.abs(share[:3]) < TOWARDS_YELLOW), share
     assert share[3] > TOWARDS_YELLOW, share
     assert np.isnan(share[4:]).all()
+
+
+@pytest.mark.parametrize("light", [(1.0, 1.0, 1.0), (0.6, 0.5, 0.4), (0.45, 0.45, 0.55)])
+def test_a_pale_orange_lies_part_way_to_the_yellows_in_hue_and_over_half_in_brightness(light: tuple[float, float, float]) -> None:
+    """A yellow-orange in a reddish bounce light, read red: under ``TOWARDS_YELLOW`` of the way from the reds to the
+    yellows in hue but over ``PART_WAY_IN_HUE``, and over ``HALF_WAY_IN_BRIGHTNESS`` of the way in brightness, under
+    any light; no red is over both bars.  Yellows, blacks: NaN; yellows no lighter than the reds: NaN."""
+    inks = [*REDS_BGR, (60, 88, 232), *YELLOWS_BGR, (45, 45, 45), (40, 42, 44)]
+    features = [ink_features(_face(ink, light)) for ink in inks]
+    red = np.array([True] * 4 + [False] * 5)
+    yellow = np.array([False] * 4 + [True] * 3 + [False] * 2)
+    in_hue = towards_the_yellows(ink_hues(features), red, yellow)
+    in_brightness = brighter_towards_the_yellows(ink_brightness(features), red, yellow)
+    assert PART_WAY_IN_HUE + 0.03 < in_hue[3] < TOWARDS_YELLOW, in_hue
+    assert in_brightness[3] > HALF_WAY_IN_BRIGHTNESS + 0.1, in_brightness
+    assert not np.any((in_hue[:3] > PART_WAY_IN_HUE) & (in_brightness[:3] > HALF_WAY_IN_BRIGHTNESS))
+    assert np.isnan(in_brightness[4:]).all()
+    brightness = ink_brightness(features)
+    as_light = np.where(yellow, float(np.median(brightness[:3])) + 0.5 * BRIGHTNESS_APART, brightness)
+    assert np.isnan(brighter_towards_the_yellows(as_light, red, yellow)).all()
+
+
+@needs_ink
+@pytest.mark.parametrize(("in_hue", "in_brightness", "flagged"),
+                         [(PART_WAY_IN_HUE + 0.05, HALF_WAY_IN_BRIGHTNESS + 0.1, True),
+                          (PART_WAY_IN_HUE + 0.05, HALF_WAY_IN_BRIGHTNESS - 0.1, False),
+                          (PART_WAY_IN_HUE - 0.05, 1.0, False)])
+def test_a_tile_read_red_part_way_to_the_yellows_in_hue_and_brightness_is_flagged(
+        monkeypatch: pytest.MonkeyPatch, in_hue: float, in_brightness: float, flagged: bool) -> None:
+    """The recogniser acts on the two shares together: a tile read red over both bars is flagged, its reading
+    unchanged; over only one, it stays as it was (each look alone is too weak), as do the other tiles."""
+    import vision.recognizer as recognizer_module
+
+    plain = Recognizer().recognize(DATA / "rack_front.jpg")
+    reds = [t for t in plain.tiles if t.tile[0] == "R" and not t.low_confidence]
+    assert len(reds) >= 3
+
+    def share(value: float) -> Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]:
+        def look(values: np.ndarray, red: np.ndarray, yellow: np.ndarray) -> np.ndarray:
+            out = np.full(len(values), np.nan)
+            out[np.flatnonzero(red)[0]] = value
+            return out
+        return look
+
+    monkeypatch.setattr(recognizer_module, "towards_the_yellows", share(in_hue))
+    monkeypatch.setattr(recognizer_module, "brighter_towards_the_yellows", share(in_brightness))
+    after = Recognizer().recognize(DATA / "rack_front.jpg")
+    changed = [(old, new) for old, new in zip(plain.tiles, after.tiles) if old != new]
+    assert len(changed) == int(flagged)
+    for old, new in changed:
+        assert new.low_confidence and new.tile == old.tile and new.tile[0] == "R" and new.box == old.box
 
 
 def test_the_share_of_the_way_does_not_depend_on_how_far_the_light_spreads_the_hues() -> None:

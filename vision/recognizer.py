@@ -26,9 +26,10 @@ import onnxruntime as ort  # type: ignore[import-untyped]
 
 from vision.imageio import WORK_MIN_SIDE, load_image, load_photo
 from vision.ink import (BLUER_FLAG, BLUER_SWITCH, BLUER_SWITCH_AMONG, DARK_AS_BLACK, DARK_AS_RED, DARKER_THAN_YELLOWS,
-                        DARKEST_YELLOW, INK_MODEL, NEAR_BLUES, REDDER_THAN_YELLOWS, TOWARDS_BLUE, TOWARDS_YELLOW,
-                        YELLOWER_FLAG, YELLOWER_FROM, InkColour, among_the_yellows, as_dark_as_the_blacks,
-                        as_dark_as_the_reds, bluer_than_black, colour_strength, face_patches, fuse_colour,
+                        DARKEST_YELLOW, HALF_WAY_IN_BRIGHTNESS, INK_MODEL, NEAR_BLUES, PART_WAY_IN_HUE,
+                        REDDER_THAN_YELLOWS, TOWARDS_BLUE, TOWARDS_YELLOW, YELLOWER_FLAG, YELLOWER_FROM, InkColour,
+                        among_the_yellows, as_dark_as_the_blacks, as_dark_as_the_reds, bluer_than_black,
+                        brighter_towards_the_yellows, colour_strength, face_patches, fuse_colour,
                         ink_brightness, ink_features, ink_hues, loose_frames, near_the_blues, strengthen_colours,
                         towards_the_blues, towards_the_yellows, yellower_than_red)
 from vision.numerals import NUMBERS, NumberReader, fuse_number, tile_frames
@@ -599,11 +600,16 @@ class Recognizer:
         # A tile in a row read red whose hue lies over a third of the way from the other reds to the yellows, or a tile
         # read yellow whose ink is darker than the reds' (a red a warm lamp turns towards yellow, or the reverse): both
         # compare a tile with the photo's own two groups, whatever the light.
-        doubtful |= towards_the_yellows(hues, read_red, read_yellow) > TOWARDS_YELLOW
+        in_hue = towards_the_yellows(hues, read_red, read_yellow)
+        doubtful |= in_hue > TOWARDS_YELLOW
+        # A tile in a row read red lying part of the way towards the yellows in hue and half the way in brightness:
+        # two looks each too weak alone agree (a yellow in a rack's lower tier, in the table's pink bounce light).
+        brightness = ink_brightness(features)
+        doubtful |= ((in_hue > PART_WAY_IN_HUE)
+                     & (brighter_towards_the_yellows(brightness, read_red, read_yellow) > HALF_WAY_IN_BRIGHTNESS))
         doubtful |= as_dark_as_the_reds(features, read_yellow, read_red) < DARK_AS_RED
         # Where fewer than two reds are left to compare with (a warm lamp read the others yellow), a tile read yellow
         # both darker than the photo's other yellows and well towards red from them.
-        brightness = ink_brightness(features)
         doubtful |= ((among_the_yellows(brightness, read_yellow, read_red) < DARKER_THAN_YELLOWS)
                      & (among_the_yellows(hues, read_yellow, read_red) < REDDER_THAN_YELLOWS))
         # A tile in a row read yellow whose ink is as dark as the blacks of the photo's rows (a black a warm lamp tints
