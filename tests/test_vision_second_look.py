@@ -52,6 +52,24 @@ def test_the_second_look_changes_no_reading_and_only_adds_flags() -> None:
     assert added >= 4
 
 
+def test_the_second_classifier_is_held_to_its_own_bar(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second classifier, reading a tile as the first does, must be ``SECOND_SURE_FROM`` sure of it (0.65, under
+    the first's ``LOW_CONFIDENCE``): above any confidence, every tile is flagged; at nothing, the sure tiles are the
+    default's and perhaps more, never fewer; the readings never change."""
+    import vision.recognizer as recognizer_module
+
+    assert recognizer_module.SECOND_SURE_FROM < recognizer_module.LOW_CONFIDENCE
+    image = DATA / "rack3d_tilted_faint.jpg"
+    default = Recognizer().recognize(image).tiles
+    monkeypatch.setattr(recognizer_module, "SECOND_SURE_FROM", 1.01)
+    strict = Recognizer().recognize(image).tiles
+    monkeypatch.setattr(recognizer_module, "SECOND_SURE_FROM", 0.0)
+    lenient = Recognizer().recognize(image).tiles
+    assert [t.tile for t in strict] == [t.tile for t in default] == [t.tile for t in lenient]
+    assert sum(not t.low_confidence for t in default) >= 5 and all(t.low_confidence for t in strict)
+    assert all(not u.low_confidence for t, u in zip(default, lenient) if not t.low_confidence)
+
+
 class _ContrarySecond(Recognizer):
     """Its second classifier reads every tile's colour as the first's next colour, sure of it."""
 

@@ -62,6 +62,11 @@ DETECTION_THRESHOLD = 0.3
 # Below this a tile is flagged for the user to confirm.  On the synthetic dev scenes 0.7 flags 21 of
 # 22 misreads (0.8: all 22, but also half of the tiles read right); see models/README.md.
 LOW_CONFIDENCE = 0.7
+SECOND_SURE_FROM = 0.65
+"""The second classifier, reading a tile as the first does, must be at least this sure of it for the tile to be sure
+(the first, ``LOW_CONFIDENCE``).  Measured on the renders as read (eight 3-D sets and the 2.5-D dev, check, fresh,
+unseen-font and tuning racks), tiles flagged only by the second's confidence: from 0.65 to 0.7 lie 41 right tiles and
+no wrong one; the three wrong tiles it alone flags lie at 0.59-0.61."""
 UNREADABLE_BELOW = 0.5
 # Tile sizes (long side of the box, in detector input pixels) the detector saw most in training; the
 # range and target were chosen on the synthetic dev scenes (seed 9001), not on the held-out photos.
@@ -499,10 +504,11 @@ class Recognizer:
             numbered = tile not in ("F", "J")
             if second is not None and second_kinds is not None:
                 # The second classifier's reading, with the same ink and number reader, held to the same checks as
-                # the first's: the tile is sure only where both read it alike and both are sure.
+                # the first's: the tile is sure only where both read it alike and both are sure (the second from
+                # SECOND_SURE_FROM).
                 other, other_confidence, other_disagree = _decode(second_kinds[index], second[index][0], numbers[index])
                 disagree = (disagree or other != tile or other_disagree or (numbered and second[index][1])
-                            or other_confidence * (1 - float(second_kinds[index][none])) < LOW_CONFIDENCE
+                            or other_confidence * (1 - float(second_kinds[index][none])) < SECOND_SURE_FROM
                             or (numbered and self._under_faint_bar(strengthened, second[index][0])))
             # Where the colour is in doubt, the colour the tile may be instead: the second classifier's where it reads
             # another, else the runner-up of a colour flagged (by the ink's look or the photo's groups of inks).
