@@ -7,7 +7,7 @@ Photos: tests/data/vision (rendered racks, seed 9101; real Rummikub photos, CC B
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import cv2
@@ -350,24 +350,37 @@ def test_navy_blues_read_black_lie_near_the_photos_blues(light: tuple[float, flo
     assert np.isnan(gap[:3]).all()
 
 
+def _first_chosen_at(value: float) -> Callable[..., np.ndarray]:
+    """A stand-in for one of the photo's looks (``values``, ``chosen``, then any groups): ``value`` for the first chosen
+    tile, NaN for every other."""
+    def look(values: Sequence[object], chosen: np.ndarray, *groups: np.ndarray) -> np.ndarray:
+        out = np.full(len(values), np.nan)
+        out[np.flatnonzero(chosen)[0]] = value
+        return out
+    return look
+
+
+def _rack_front_changed(monkeypatch: pytest.MonkeyPatch,
+                        **looks: Callable[..., np.ndarray]) -> tuple[tuple[DetectedTile, ...],
+                                                                     list[tuple[DetectedTile, DetectedTile]]]:
+    """rack_front.jpg read as shipped, then with the recogniser's ``looks`` (names in ``vision.recognizer``) replaced:
+    the tiles read first, and the (before, after) pairs of tiles that changed."""
+    import vision.recognizer as recognizer_module
+
+    plain = Recognizer().recognize(DATA / "rack_front.jpg").tiles
+    for name, look in looks.items():
+        monkeypatch.setattr(recognizer_module, name, look)
+    after = Recognizer().recognize(DATA / "rack_front.jpg").tiles
+    return plain, [(old, new) for old, new in zip(plain, after) if old != new]
+
+
 @needs_ink
 def test_a_tile_read_black_near_the_blues_is_flagged_and_left_black(monkeypatch: pytest.MonkeyPatch) -> None:
     """The recogniser acts on ``near_the_blues``: a tile read black that lies near the photo's blues is flagged, its
     reading unchanged; the other tiles are read as before."""
-    import vision.recognizer as recognizer_module
-
-    plain = Recognizer().recognize(DATA / "rack_front.jpg")
-    blacks = [t for t in plain.tiles if t.tile[0] == "K"]
+    plain, changed = _rack_front_changed(monkeypatch, near_the_blues=_first_chosen_at(NEAR_BLUES - 0.05))
+    blacks = [t for t in plain if t.tile[0] == "K"]
     assert len(blacks) == 2 and not any(t.low_confidence for t in blacks)
-
-    def near(features: list[np.ndarray | None], black: np.ndarray, blue: np.ndarray) -> np.ndarray:
-        gap = np.full(len(features), np.nan)
-        gap[np.flatnonzero(black)[0]] = NEAR_BLUES - 0.05
-        return gap
-
-    monkeypatch.setattr(recognizer_module, "near_the_blues", near)
-    after = Recognizer().recognize(DATA / "rack_front.jpg")
-    changed = [(old, new) for old, new in zip(plain.tiles, after.tiles) if old != new]
     assert len(changed) == 1
     old, new = changed[0]
     assert new.low_confidence and new.tile == old.tile and new.tile[0] == "K" and new.box == old.box
@@ -393,20 +406,9 @@ def test_a_navy_beside_two_blacks_and_one_blue_lies_towards_the_blue(light: tupl
 def test_a_tile_read_black_towards_the_blues_is_flagged_and_left_black(monkeypatch: pytest.MonkeyPatch) -> None:
     """The recogniser acts on ``towards_the_blues``: a tile read black lying over ``TOWARDS_BLUE`` of the way to the
     photo's blues is flagged, its reading unchanged; the other tiles are read as before."""
-    import vision.recognizer as recognizer_module
-
-    plain = Recognizer().recognize(DATA / "rack_front.jpg")
-    blacks = [t for t in plain.tiles if t.tile[0] == "K"]
+    plain, changed = _rack_front_changed(monkeypatch, towards_the_blues=_first_chosen_at(TOWARDS_BLUE + 0.05))
+    blacks = [t for t in plain if t.tile[0] == "K"]
     assert len(blacks) == 2 and not any(t.low_confidence for t in blacks)
-
-    def towards(features: list[np.ndarray | None], black: np.ndarray, blue: np.ndarray) -> np.ndarray:
-        share = np.full(len(features), np.nan)
-        share[np.flatnonzero(black)[0]] = TOWARDS_BLUE + 0.05
-        return share
-
-    monkeypatch.setattr(recognizer_module, "towards_the_blues", towards)
-    after = Recognizer().recognize(DATA / "rack_front.jpg")
-    changed = [(old, new) for old, new in zip(plain.tiles, after.tiles) if old != new]
     assert len(changed) == 1
     old, new = changed[0]
     assert new.low_confidence and new.tile == old.tile and new.tile[0] == "K" and new.box == old.box
@@ -570,23 +572,10 @@ def test_a_tile_read_red_part_way_to_the_yellows_in_hue_and_brightness_is_flagge
         monkeypatch: pytest.MonkeyPatch, in_hue: float, in_brightness: float, flagged: bool) -> None:
     """The recogniser acts on the two shares together: a tile read red over both bars is flagged, its reading
     unchanged; over only one, it stays as it was (each look alone is too weak), as do the other tiles."""
-    import vision.recognizer as recognizer_module
-
-    plain = Recognizer().recognize(DATA / "rack_front.jpg")
-    reds = [t for t in plain.tiles if t.tile[0] == "R" and not t.low_confidence]
+    plain, changed = _rack_front_changed(monkeypatch, towards_the_yellows=_first_chosen_at(in_hue),
+                                         brighter_towards_the_yellows=_first_chosen_at(in_brightness))
+    reds = [t for t in plain if t.tile[0] == "R" and not t.low_confidence]
     assert len(reds) >= 3
-
-    def share(value: float) -> Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]:
-        def look(values: np.ndarray, red: np.ndarray, yellow: np.ndarray) -> np.ndarray:
-            out = np.full(len(values), np.nan)
-            out[np.flatnonzero(red)[0]] = value
-            return out
-        return look
-
-    monkeypatch.setattr(recognizer_module, "towards_the_yellows", share(in_hue))
-    monkeypatch.setattr(recognizer_module, "brighter_towards_the_yellows", share(in_brightness))
-    after = Recognizer().recognize(DATA / "rack_front.jpg")
-    changed = [(old, new) for old, new in zip(plain.tiles, after.tiles) if old != new]
     assert len(changed) == int(flagged)
     for old, new in changed:
         assert new.low_confidence and new.tile == old.tile and new.tile[0] == "R" and new.box == old.box
