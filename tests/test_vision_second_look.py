@@ -1,7 +1,8 @@
 """The second classifier's look (issue 10, twenty-sixth round): the first classifier, taught racks built in 3-D, reads
 each tile; the one shipped before it looks at the same crops, with the same ink and number reader, and a tile is sure
 only where both read it alike and both are sure (``vision.recognizer.SECOND_CLASSIFIER``).  It never changes a
-reading: it only flags."""
+reading.  It flags, and it settles one tap: a reader that saw one of the two digits both classifiers hold (thirty-fifth
+round)."""
 
 from __future__ import annotations
 
@@ -40,14 +41,16 @@ def test_the_second_look_flags_the_first_classifiers_sure_colour_mistakes(image:
 
 def test_the_second_look_changes_no_reading_and_only_adds_flags() -> None:
     """On every labelled test photo: the same tiles, boxes, confidences and warnings with the second look and without
-    it; a tile sure with it is sure without it; and it flags at least one tile more on the 3-D racks."""
+    it; a tile sure with it is sure without it unless it reads 10-13 (two classifiers holding two digits against a
+    reader's one settle that tap); and it flags at least one tile more on the 3-D racks."""
     alone, both = Recognizer(second_look=False), Recognizer()
     added = 0
     for image in LABELS:
         first, second = alone.recognize(DATA / image), both.recognize(DATA / image)
         assert [(t.tile, t.box, t.confidence, t.warnings) for t in first.tiles] == \
                [(t.tile, t.box, t.confidence, t.warnings) for t in second.tiles], image
-        assert all(t.low_confidence for t, u in zip(second.tiles, first.tiles) if u.low_confidence), image
+        assert all(t.low_confidence or t.tile[1:] in ("10", "11", "12", "13")
+                   for t, u in zip(second.tiles, first.tiles) if u.low_confidence), image
         added += sum(t.low_confidence and not u.low_confidence for t, u in zip(second.tiles, first.tiles))
     assert added >= 4
 
@@ -143,3 +146,40 @@ def test_serve_hands_the_setting_to_the_photo_pickers(args: list[str], looks: bo
     with served[0].app_context():
         assert (recognizer()._second is not None) is looks
     assert ("one classifier (--no-second-look)" in capsys.readouterr().out) is not looks
+
+
+class _LostLeadingDigit(Recognizer):
+    """Its number reader sees one digit only of every tile the first classifier reads as 10-13 (the 1 of a 10 or an
+    11, the 2 of a 12, the 3 of a 13: a leading 1 lost at the crop's edge), sure of it."""
+
+    def read_numbers(self, pixels: np.ndarray, boxes: np.ndarray, kinds: np.ndarray, upside_down: np.ndarray,
+                     frames: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        numbers, no_number, turned = super().read_numbers(pixels, boxes, kinds, upside_down, frames)
+        for index in np.flatnonzero(np.argmax(kinds[:, :13], 1) >= 9):
+            digit = max(1, (int(np.argmax(kinds[index, :13])) + 1) % 10)
+            numbers[index] = np.full(13, 0.0025)
+            numbers[index, digit - 1] = 0.97
+        return numbers, no_number, turned
+
+
+def _two_digit_tiles(recognizer: Recognizer) -> list[tuple[str, bool]]:
+    """rack_tilted_teens.jpg's tiles read as 10-13 (it has six): (reading, flagged)."""
+    tiles = recognizer.recognize(DATA / "rack_tilted_teens.jpg").tiles
+    return [(t.tile, t.low_confidence) for t in tiles if t.tile[1:] in ("10", "11", "12", "13")]
+
+
+def test_two_classifiers_that_hold_two_digits_settle_the_readers_one_without_a_tap(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reader that sees one of a tile's two digits (a 12 read 2) leaves the classifier's number standing and asks a
+    tap (``fuse_number``); where both classifiers give that two-digit number at least ``BOTH_HOLD_TWO_DIGITS`` of
+    their P(number), the tap is settled (thirty-fifth round: the classifiers right 41 times of 41 there).  One
+    classifier alone, or a bar no classifier reaches, leaves every such tile flagged; the readings never change."""
+    import vision.numerals as numerals_module
+
+    plain = _two_digit_tiles(Recognizer())
+    settled = _two_digit_tiles(_LostLeadingDigit())
+    assert len(plain) == 6 and [tile for tile, _ in settled] == [tile for tile, _ in plain]
+    assert 4 <= sum(not flagged for _, flagged in settled) <= sum(not flagged for _, flagged in plain)
+    assert all(flagged for _, flagged in _two_digit_tiles(_LostLeadingDigit(second_look=False)))
+    monkeypatch.setattr(numerals_module, "BOTH_HOLD_TWO_DIGITS", 1.01)
+    assert all(flagged for _, flagged in _two_digit_tiles(_LostLeadingDigit()))

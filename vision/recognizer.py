@@ -32,7 +32,7 @@ from vision.ink import (BLUER_FLAG, BLUER_SWITCH, BLUER_SWITCH_AMONG, DARK_AS_BL
                         brighter_towards_the_yellows, colour_strength, face_patches, fuse_colour,
                         ink_brightness, ink_features, ink_hues, loose_frames, near_the_blues, strengthen_colours,
                         towards_the_blues, towards_the_yellows, yellower_than_red)
-from vision.numerals import NUMBERS, NumberReader, fuse_number, tile_frames
+from vision.numerals import NUMBERS, NumberReader, fuse_number, tile_frames, two_digits_held
 from vision.postprocess import COLOURS, KINDS, box_iou, decode_detections, decode_tile, reading_order, suppress_overlaps
 from vision.preprocess import DETECT_LONG_SIDE, detector_input, tile_crops
 from vision.rack import apply_rack_prior, inside_share, row_gaps
@@ -94,7 +94,8 @@ ZOOM_MARGIN = 3.0
 SURE_DETECTION = 0.6
 NUMBER_READER = "numerals.onnx"
 # A second classifier, where the models folder has one: its reading of each tile (with the same ink and number
-# reader) must agree with the first's, and be sure, for the tile to be sure.  It never changes a reading.
+# reader) must agree with the first's, and be sure, for the tile to be sure.  It never changes a reading; the two
+# agreeing settle one tap, a reader that saw one of the two digits both hold (vision.numerals.two_digits_held).
 SECOND_CLASSIFIER = "classifier_second.onnx"
 # The number reader's answer counts only when its crop is likely to show one of 1…13 at all.
 READ_LIKELIHOOD = 0.1
@@ -507,6 +508,10 @@ class Recognizer:
                 # the first's: the tile is sure only where both read it alike and both are sure (the second from
                 # SECOND_SURE_FROM).
                 other, other_confidence, other_disagree = _decode(second_kinds[index], second[index][0], numbers[index])
+                if (numbered and other == tile and (disagree or other_disagree)
+                        and two_digits_held(int(tile[1:]), numbers[index],
+                                            [_number_shares(kinds[index]), _number_shares(second_kinds[index])])):
+                    disagree = other_disagree = False  # both classifiers hold the two digits the reader saw one of
                 disagree = (disagree or other != tile or other_disagree or (numbered and second[index][1])
                             or other_confidence * (1 - float(second_kinds[index][none])) < SECOND_SURE_FROM
                             or (numbered and self._under_faint_bar(strengthened, second[index][0])))
@@ -661,6 +666,13 @@ class Recognizer:
         return kind, colour, upside
 
 
+def _number_shares(kind: np.ndarray) -> np.ndarray:
+    """The classifier's ``kind`` probabilities → its P(number) over 1…13, summing to 1."""
+    numbered = kind[: len(NUMBERS)]
+    shares: np.ndarray = numbered / max(float(numbered.sum()), 1e-9)
+    return shares
+
+
 def _decode(kind: np.ndarray, colour: np.ndarray, number: np.ndarray) -> tuple[str, float, bool]:
     """The classifier's kind and colour and the number reader's P(number) (NaN: not read) → (tile,
     confidence, whether classifier and reader disagree on the number).  Colour, false okey and joker
@@ -670,7 +682,7 @@ def _decode(kind: np.ndarray, colour: np.ndarray, number: np.ndarray) -> tuple[s
         return tile, confidence, False
     tile_kinds = kind[: KINDS.index("none")]
     numbered = tile_kinds[: len(NUMBERS)]
-    value, p, disagree = fuse_number(numbered / max(float(numbered.sum()), 1e-9), number)
+    value, p, disagree = fuse_number(_number_shares(kind), number)
     shade = int(np.argmax(colour))
     share = float(numbered.sum() / max(float(tile_kinds.sum()), 1e-9))
     return f"{COLOURS[shade]}{value}", round(p * share * float(colour[shade]), 4), disagree
