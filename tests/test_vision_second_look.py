@@ -14,10 +14,12 @@ import numpy as np
 import pytest
 
 from vision import Recognizer
+from vision.numerals import NUMBERS
 from vision.recognizer import MODELS_DIR, SECOND_CLASSIFIER
 from vision_labels import DATA, earlier_classifier, sure_colour_mistakes, tile_boxes
 
 LABELS = {**tile_boxes("labels.csv"), **tile_boxes("racks.csv"), **tile_boxes("racks3d.csv")}
+TWO_DIGITS = ("10", "11", "12", "13")
 
 pytestmark = pytest.mark.skipif(not (MODELS_DIR / SECOND_CLASSIFIER).is_file(),
                                 reason=f"models/{SECOND_CLASSIFIER} is not there")
@@ -49,7 +51,7 @@ def test_the_second_look_changes_no_reading_and_only_adds_flags() -> None:
         first, second = alone.recognize(DATA / image), both.recognize(DATA / image)
         assert [(t.tile, t.box, t.confidence, t.warnings) for t in first.tiles] == \
                [(t.tile, t.box, t.confidence, t.warnings) for t in second.tiles], image
-        assert all(t.low_confidence or t.tile[1:] in ("10", "11", "12", "13")
+        assert all(t.low_confidence or t.tile[1:] in TWO_DIGITS
                    for t, u in zip(second.tiles, first.tiles) if u.low_confidence), image
         added += sum(t.low_confidence and not u.low_confidence for t, u in zip(second.tiles, first.tiles))
     assert added >= 4
@@ -155,9 +157,9 @@ class _LostLeadingDigit(Recognizer):
     def read_numbers(self, pixels: np.ndarray, boxes: np.ndarray, kinds: np.ndarray, upside_down: np.ndarray,
                      frames: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         numbers, no_number, turned = super().read_numbers(pixels, boxes, kinds, upside_down, frames)
-        for index in np.flatnonzero(np.argmax(kinds[:, :13], 1) >= 9):
-            digit = max(1, (int(np.argmax(kinds[index, :13])) + 1) % 10)
-            numbers[index] = np.full(13, 0.0025)
+        for index in np.flatnonzero(np.argmax(kinds[:, :len(NUMBERS)], 1) >= 9):
+            digit = max(1, NUMBERS[int(np.argmax(kinds[index, :len(NUMBERS)]))] % 10)
+            numbers[index] = np.full(len(NUMBERS), 0.0025)
             numbers[index, digit - 1] = 0.97
         return numbers, no_number, turned
 
@@ -165,7 +167,7 @@ class _LostLeadingDigit(Recognizer):
 def _two_digit_tiles(recognizer: Recognizer) -> list[tuple[str, bool]]:
     """rack_tilted_teens.jpg's tiles read as 10-13 (it has six): (reading, flagged)."""
     tiles = recognizer.recognize(DATA / "rack_tilted_teens.jpg").tiles
-    return [(t.tile, t.low_confidence) for t in tiles if t.tile[1:] in ("10", "11", "12", "13")]
+    return [(t.tile, t.low_confidence) for t in tiles if t.tile[1:] in TWO_DIGITS]
 
 
 def test_two_classifiers_that_hold_two_digits_settle_the_readers_one_without_a_tap(
