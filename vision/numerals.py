@@ -96,7 +96,10 @@ def _row_direction(centres: np.ndarray, reach: float) -> float | None:
     """The rows' direction (radians, −π/2…π/2): the commonest direction between centres at most ``reach``
     apart (a row of n tiles gives n − 1 neighbours and more pairs further along, all one way; the pairs
     across two rows or between loose tiles scatter), refined as the mean of the pairs within 6° of it.
-    None when fewer than 3 boxes."""
+    None when fewer than 3 boxes.  Not ``vision.rack.rows_slope``, which the rack prior and the two-photo overlay
+    use: that one counts boxes side by side in box widths and heights, turns within 45° only, and is right for
+    racks near the photo's width; a rack turned 60° has upright boxes far wider than its tiles and needs the
+    direction alone, from centres."""
     if len(centres) < 3:
         return None
     offsets = centres[None] - centres[:, None]

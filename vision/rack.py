@@ -54,7 +54,9 @@ def rows_slope(boxes: np.ndarray) -> float | None:
     most pairs of tiles lie side by side (``_SIDE_ACROSS``, ``_SIDE_ALONG``), then the mean direction of
     those pairs; None with fewer than three boxes.  (The direction from each box to its nearest neighbour,
     taken before the thirty-first round, ran along the other tier now and then where a tilted rack's tiers
-    stand close: the rows came out turned by half their slope or more.)
+    stand close: the rows came out turned by half their slope or more.)  The number reader's frames take the rows'
+    direction another way (``vision.numerals.tile_frames``): they serve racks turned any way, whose upright boxes
+    are far wider than their tiles, so "side by side" measured in box widths, as here, does not hold there.
 
     Two tiers of six tiles, 15 wide and 16 tall, each row falling 3 for every 15 along (−11°), the lower
     tier 14 below and 4 right of the upper: each tile's nearest neighbour is the one below or above it.
