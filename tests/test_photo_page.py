@@ -124,6 +124,7 @@ def test_two_dashed_tiles_whose_colour_is_doubted_alike_are_offered_in_the_other
     page = _photo(client, table)
     assert re.findall(r'data-recolour="(\w+)"', page) == ["YR"], "one black doubted blue, one red doubted yellow: no offer"
     assert "Dashed yellow tiles (2) → red" in _words(page)
+    assert page.index("data-recolour=") < page.index('class="confirm-list'), "offered before the tiles to confirm one by one"
     assert 'data-code="Y5" data-read="Y5" data-other="R"' in page, "nothing is changed until the tap"
     assert re.search(r'data-code="Y8" data-read="Y8"\s+data-row', page), "its number doubted, not its colour"
     app.extensions["recognizer"] = Reader(*_row("Y5 Y7 Y8", unsure=(0, 1, 2)))
