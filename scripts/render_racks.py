@@ -94,16 +94,35 @@ class Tile:
     upside_down: bool
 
 
-def _ink(colour: str, rng: random.Random) -> tuple[int, int, int]:
-    """An RGB ink for R/Y/B/K with the spread real sets show (blue from royal to teal, yellow to orange)."""
+def _ink_hsv(colour: str, rng: random.Random) -> tuple[float, float, float]:
+    """An ink's hue (degrees), saturation and value for R/Y/B/K, with the spread real sets show between them (blue
+    from royal to teal, yellow to orange)."""
     if colour == "R":
-        h, s, v = rng.uniform(-8, 6), rng.uniform(0.75, 0.97), rng.uniform(0.5, 0.8)
-    elif colour == "Y":
-        h, s, v = rng.uniform(20, 44), rng.uniform(0.8, 1.0), rng.uniform(0.7, 0.93)
-    elif colour == "B":
-        h, s, v = rng.uniform(182, 228), rng.uniform(0.6, 0.95), rng.uniform(0.35, 0.7)
+        return rng.uniform(-8, 6), rng.uniform(0.75, 0.97), rng.uniform(0.5, 0.8)
+    if colour == "Y":
+        return rng.uniform(20, 44), rng.uniform(0.8, 1.0), rng.uniform(0.7, 0.93)
+    if colour == "B":
+        return rng.uniform(182, 228), rng.uniform(0.6, 0.95), rng.uniform(0.35, 0.7)
+    return rng.uniform(0, 360), rng.uniform(0, 0.2), rng.uniform(0.05, 0.22)
+
+
+def set_inks(rng: random.Random) -> dict[str, tuple[float, float, float]]:
+    """One set's four inks (hue, saturation, value): a real set prints every tile of a colour with the same ink, so
+    the spread between sets (``_ink_hsv``) is not found between the tiles of one rack."""
+    return {colour: _ink_hsv(colour, rng) for colour in "RYBK"}
+
+
+def _ink(colour: str, rng: random.Random, inks: dict[str, tuple[float, float, float]] | None = None
+         ) -> tuple[int, int, int]:
+    """An RGB ink for R/Y/B/K: drawn from the whole spread of real sets, or, given a set's ``inks``, that set's ink
+    with the little a print varies between tiles (2 degrees of hue, 0.03 of saturation and value)."""
+    if inks is None:
+        h, s, v = _ink_hsv(colour, rng)
     else:
-        h, s, v = rng.uniform(0, 360), rng.uniform(0, 0.2), rng.uniform(0.05, 0.22)
+        h, s, v = inks[colour]
+        h += rng.uniform(-2, 2)
+        s = min(max(s + rng.uniform(-0.03, 0.03), 0.0), 1.0)
+        v = min(max(v + rng.uniform(-0.03, 0.03), 0.0), 1.0)
     rgb = cv2.cvtColor(np.uint8([[[int(h % 360 / 2), int(s * 255), int(v * 255)]]]), cv2.COLOR_HSV2RGB)[0, 0]
     return int(rgb[0]), int(rgb[1]), int(rgb[2])
 

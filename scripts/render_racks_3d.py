@@ -17,7 +17,9 @@ it.  Real racks differ from it in ways a flat drawing cannot show, and that is w
   then a sensor's noise and JPEG.
 
 The faces are drawn with the 2.5-D renderer's designs (``render_racks.random_look``: fonts, inks, symbols, false
-okeys' emblems), without its painted bevel and engraving.  Labels come from the render itself: a second render in
+okeys' emblems), without its painted bevel and engraving.  Each tile's ink is drawn from the whole spread of real sets
+(a rack's yellows from orange to golden), as every set up to the thirty-sixth round was rendered; with ``--set-inks``
+the rack's set prints each colour with one ink, as a real set does (``render_racks.set_inks``).  Labels come from the render itself: a second render in
 flat colours, one per tile face, gives each tile's visible face pixels (hidden by the ledge, another tile or the
 frame, or not); a tile is labelled when at least 60 % of its face is in the photo and not hidden, its box the
 visible face's.
@@ -89,11 +91,11 @@ def face_texture(tile: str, rng: random.Random, look: dict[str, object], width: 
     mask = Image.new("RGB", (w, h), (0, 0, 0))   # the engraving, drawn with the same shapes in white
     draw, cut = ImageDraw.Draw(image), ImageDraw.Draw(mask)
     if tile == "F":
-        ink = flat._ink(str(look["false_ink"]), rng)
+        ink = flat._ink(str(look["false_ink"]), rng, look.get("inks"))  # type: ignore[arg-type]
         flat._emblem(draw, str(look["emblem"]), w, h, ink, rng)
         flat._emblem(cut, str(look["emblem"]), w, h, (255, 255, 255), random.Random(0))
         return np.asarray(image), np.asarray(mask.convert("L"), np.float32) / 255 * 0.5
-    ink = flat._ink(tile[0], rng)
+    ink = flat._ink(tile[0], rng, look.get("inks"))  # type: ignore[arg-type]
     text = tile[1:]
     bold = int(look["bold"]) * 2 - 1 if int(look["bold"]) else 0  # type: ignore[call-overload]  # the face is drawn larger
     glyph = flat.numeral(text, look, h, bold)
@@ -258,11 +260,15 @@ def _add_tile(tile: str, rng: random.Random, look: dict[str, object], width: flo
     return Placed(tile, obj, upside, face_up)
 
 
-def build_scene(rng: random.Random, folder: Path) -> tuple[list[Placed], Vector, float]:
-    """The rack with its tiles and the table with loose tiles; returns the tiles, the rack's centre and its length."""
+def build_scene(rng: random.Random, folder: Path, inks: bool = False) -> tuple[list[Placed], Vector, float]:
+    """The rack with its tiles and the table with loose tiles; returns the tiles, the rack's centre and its length.
+    With ``inks`` the rack's set prints each colour with one ink (``render_racks.set_inks``); without, each tile's ink
+    is drawn from every set's spread (how every set up to the thirty-sixth round was rendered)."""
     look = flat.random_look(rng)
     look["roughness"] = rng.uniform(0.12, 0.35)
     look["engraving"] = rng.uniform(0.5, 1.0)
+    if inks:
+        look["inks"] = flat.set_inks(rng)
     width = TILE_H * float(look["aspect"])  # type: ignore[arg-type]
     ivory = look["face"]
     body = _principled("body", ivory, float(look["roughness"]))  # type: ignore[arg-type]
@@ -477,14 +483,14 @@ def finish(path: Path, rng: random.Random, mood: str) -> np.ndarray:
     return cv2.imdecode(encoded, cv2.IMREAD_COLOR)
 
 
-def render_photo(seed: int, style: str, folder: Path, samples: int, threads: int = 0, photo: bool = True
-                 ) -> tuple[np.ndarray | None, list[tuple[str, tuple[float, ...], tuple[float, ...], bool]]]:
+def render_photo(seed: int, style: str, folder: Path, samples: int, threads: int = 0, photo: bool = True,
+                 inks: bool = False) -> tuple[np.ndarray | None, list[tuple[str, tuple[float, ...], tuple[float, ...], bool]]]:
     """One photo (``None`` with ``photo=False``: the labels only, from the same scene) and its labels: each tile's
     code, its visible face's box, the box of all of it that shows (face, top and sides), upside down or not."""
     bpy.ops.wm.read_factory_settings(use_empty=True)
     rng = random.Random(seed)
     _settings(samples, threads)
-    placed, centre, length = build_scene(rng, folder)
+    placed, centre, length = build_scene(rng, folder, inks)
     camera = place_camera(rng, style, centre, length, placed)
     mood = light_scene(rng, camera, centre)
     bpy.context.view_layer.update()
@@ -520,6 +526,9 @@ def main() -> None:
     parser.add_argument("--start", type=int, default=0, help="first photo index (to render a set in parts)")
     parser.add_argument("--samples", type=int, default=24, help="path-tracing samples a pixel (denoised)")
     parser.add_argument("--threads", type=int, default=0, help="CPU threads (0: all)")
+    parser.add_argument("--set-inks", action="store_true",
+                        help="each colour printed with one ink across the rack, as in a real set (default: each tile's "
+                             "ink drawn from every set's spread, as the sets up to the thirty-sixth round were)")
     parser.add_argument("--labels-only", action="store_true",
                         help="write labels.csv again for photos already rendered (the same scenes, no photo render)")
     args = parser.parse_args()
@@ -543,7 +552,7 @@ def main() -> None:
             folder = Path(scratch) / f"{number}"
             folder.mkdir()
             image, tiles = render_photo(args.seed * 100_003 + number, args.style, folder, args.samples, args.threads,
-                                        photo=not args.labels_only)
+                                        photo=not args.labels_only, inks=args.set_inks)
             if image is not None:
                 cv2.imwrite(str(args.out / name), image)
             for tile, box, whole, upside in tiles:
