@@ -352,7 +352,8 @@ KEEP_PHOTOS_HELP = ("keep the photos the pickers read, with the tiles as the pla
                     "kept-photos folder (on this computer only), to measure the tile reader on real racks: see "
                     "'okey-companion photos export'")
 SECOND_LOOK_HELP = ("read each tile with one classifier, not two: quicker (about 0.8 s less a 15-tile rack on a "
-                    "Raspberry Pi 4), but fewer misread tiles are flagged for a tap")
+                    "Raspberry Pi 4), but fewer misread tiles are flagged for a tap, and a tile the two would read red "
+                    "and yellow is not settled by the photo's own inks")
 
 
 def build_parser() -> argparse.ArgumentParser:

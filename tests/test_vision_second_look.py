@@ -41,20 +41,33 @@ def test_the_second_look_flags_the_first_classifiers_sure_colour_mistakes(image:
     assert _sure_wrong_colours(Recognizer(), image) == []
 
 
-def test_the_second_look_changes_no_reading_and_only_adds_flags() -> None:
+def _settled(with_second: str, alone: str) -> bool:
+    """A reading the photo's warm groups settled between the two classifiers: red for yellow or yellow for red."""
+    return {with_second[0], alone[0]} == {"R", "Y"} and with_second[1:] == alone[1:]
+
+
+def test_the_second_look_changes_no_reading_but_a_settled_red_or_yellow_and_only_adds_flags() -> None:
     """On every labelled test photo: the same tiles, boxes, confidences and warnings with the second look and without
-    it; a tile sure with it is sure without it unless it reads 10-13 (two classifiers holding two digits against a
-    reader's one settle that tap); and it flags at least one tile more on the 3-D racks."""
+    it, but for a tile the two classifiers read red and yellow that the photo's warm groups settled (read the other
+    colour, flagged: ``_settled_by_warm_groups``); a tile sure with it is sure without it unless it reads 10-13 (two
+    classifiers holding two digits against a reader's one settle that tap); and it flags at least one tile more on
+    the 3-D racks."""
     alone, both = Recognizer(second_look=False), Recognizer()
-    added = 0
+    added = settled = 0
     for image in LABELS:
         first, second = alone.recognize(DATA / image), both.recognize(DATA / image)
-        assert [(t.tile, t.box, t.confidence, t.warnings) for t in first.tiles] == \
-               [(t.tile, t.box, t.confidence, t.warnings) for t in second.tiles], image
+        assert [(t.box, t.warnings) for t in first.tiles] == [(t.box, t.warnings) for t in second.tiles], image
+        for t, u in zip(second.tiles, first.tiles):
+            if t.tile != u.tile:
+                assert _settled(t.tile, u.tile) and t.low_confidence, (image, t.tile, u.tile)
+                settled += 1
+            else:
+                assert t.confidence == u.confidence, (image, t.tile)
         assert all(t.low_confidence or t.tile[1:] in TWO_DIGITS
                    for t, u in zip(second.tiles, first.tiles) if u.low_confidence), image
         added += sum(t.low_confidence and not u.low_confidence for t, u in zip(second.tiles, first.tiles))
     assert added >= 4
+    assert settled >= 3  # the reds of rack3d_tilted_one_ink.jpg read yellow by the first classifier
 
 
 def test_the_second_classifier_is_held_to_its_own_bar(monkeypatch: pytest.MonkeyPatch) -> None:

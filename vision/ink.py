@@ -45,7 +45,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-__all__ = ["INK_MODEL", "INK_SURE", "ink_features", "face_patches", "loose_frames", "expand_features", "colour_disagrees",
+__all__ = ["INK_MODEL", "INK_SURE", "warm_groups", "ink_features", "face_patches", "loose_frames", "expand_features", "colour_disagrees",
            "fuse_colour", "bluer_than_black", "BLUER_FLAG", "BLUER_SWITCH", "BLUER_SWITCH_AMONG", "near_the_blues", "NEAR_BLUES",
            "towards_the_blues", "TOWARDS_BLUE", "ink_chroma", "ink_hues",
            "yellower_than_red", "YELLOWER_FLAG", "YELLOWER_FROM",
@@ -115,6 +115,16 @@ warm lamp turns yellow stays darker and redder than the yellows beside it.  Meas
 chosen on (3-D seeds 9801, 9901, 9961, 9971; 2.5-D dev and check), 0 of 58 on the others (3-D 9981, 9991, 9995; 2.5-D
 fresh and unseen fonts); over all photos, 1.7-2.8 % of right yellows are both that dark and that red, which is why the
 look waits for the reds to be missing."""
+WARM_GROUPS_FROM = 4
+"""The fewest tiles read red or yellow in a photo's rows for ``warm_groups`` to split them into the photo's two inks …"""
+WARM_BRIGHTNESS_SCALE = 100.0
+"""… measuring the inks in (hue in degrees, brightness times this): 0.1 of brightness weighs as 10 degrees of hue …"""
+WARM_MARGIN = 0.55
+"""… and a tile's group is told only where it lies this much nearer its group's centre than the other's, as a share of
+the two distances' sum (0: halfway, 1: at its centre).  Chosen on the ten 3-D sets and the first set printed with one
+ink a colour (seed 9701), as read: of the tiles the two classifiers read red and yellow whose group says the second
+is right, the yellows wrongly told red (oranges, inks a rack drawn tile by tile spreads towards red) lie at 0.10-0.51,
+the reds read yellow at 0.28-0.96, 17 of them from 0.55."""
 DARK_AS_BLACK = 0.05
 """A tile read yellow whose ink's brightness lies less than this above the median of the photo's tiles read black is
 flagged (``as_dark_as_the_blacks``) …"""
@@ -486,6 +496,63 @@ def as_dark_as_the_reds(features: list[np.ndarray | None], yellow: np.ndarray, r
     [0.15, -0.03, nan, nan, nan]
     """
     return _against_a_group(ink_brightness(features), yellow, red, GROUP_AMONG)
+
+
+def warm_groups(hues: np.ndarray, brightness: np.ndarray, warm: np.ndarray) -> np.ndarray:
+    """For each ``warm`` tile (read red or yellow): 0 where its ink lies in the photo's redder, darker group of warm
+    inks, 1 where in its yellower, brighter one, -1 where neither is told (N; -1 for the other tiles too).
+
+    A set prints all its reds with one ink and all its yellows with another, so a photo's warm inks (``hues`` from
+    ``ink_hues``, ``brightness`` from ``ink_brightness``) lie in two groups whatever the lamp, where the classifiers
+    read each tile on its own and a warm lamp can read every red of a rack yellow.  The split is the one with the least
+    spread inside its two groups (every cut along the hues and along the brightnesses, each refined to the nearest
+    centre).  Nothing is told where fewer than ``WARM_GROUPS_FROM`` inks were measured, where the yellower group's
+    hue lies less than ``GROUPS_APART`` degrees from the redder's or it is not the brighter, or for a tile lying less
+    than ``WARM_MARGIN`` nearer its own group's centre than the other's (an orange between the two).
+
+    >>> hues = np.array([38.0, 41.0, 36.0, 40.0, 57.0, 59.0, 55.0, 48.0, np.nan, -90.0])
+    >>> brightness = np.array([0.40, 0.42, 0.41, 0.43, 0.54, 0.53, 0.52, 0.48, 0.5, 0.3])
+    >>> warm = np.array([True] * 9 + [False])    # a dark red ink and a golden yellow one under a warm lamp
+    >>> warm_groups(hues, brightness, warm).tolist()   # the eighth, between the two: untold
+    [0, 0, 0, 0, 1, 1, 1, -1, -1, -1]
+    >>> warm_groups(hues, brightness - 0.12 * (hues > 45), warm).tolist()   # the yellower group the darker: untold
+    [-1, -1, -1, -1, -1, -1, -1, -1, -1, -1]
+    >>> warm_groups(hues[:3], brightness[:3], warm[:3]).tolist()            # three inks: too few to tell
+    [-1, -1, -1]
+    """
+    groups = np.full(len(hues), -1)
+    chosen = np.flatnonzero(np.asarray(warm, bool) & np.isfinite(hues) & np.isfinite(brightness))
+    if len(chosen) < WARM_GROUPS_FROM:
+        return groups
+    points = np.c_[np.asarray(hues, np.float64)[chosen], np.asarray(brightness, np.float64)[chosen] * WARM_BRIGHTNESS_SCALE]
+    best: tuple[float, np.ndarray] | None = None
+    for axis in (0, 1):
+        order = np.argsort(points[:, axis], kind="stable")
+        for cut in range(1, len(points)):
+            label = np.zeros(len(points), int)
+            label[order[cut:]] = 1
+            for _ in range(5):  # each point to the nearer centre, until the groups stay
+                centres = [points[label == k].mean(0) for k in (0, 1)]
+                nearer = (np.linalg.norm(points - centres[1], axis=1) < np.linalg.norm(points - centres[0], axis=1))
+                if nearer.all() or not nearer.any() or (nearer == label.astype(bool)).all():
+                    break
+                label = nearer.astype(int)
+            spread = sum(float(((points[label == k] - points[label == k].mean(0)) ** 2).sum()) for k in (0, 1))
+            if best is None or spread < best[0]:
+                best = (spread, label.copy())
+    assert best is not None
+    label = best[1]
+    redder, yellower = (points[label == k].mean(0) for k in (0, 1))
+    if yellower[0] < redder[0]:
+        label, redder, yellower = 1 - label, yellower, redder
+    if yellower[0] - redder[0] < GROUPS_APART or yellower[1] <= redder[1]:
+        return groups
+    own = np.where(label[:, None] == 1, yellower, redder)
+    other = np.where(label[:, None] == 1, redder, yellower)
+    near, far = np.linalg.norm(points - own, axis=1), np.linalg.norm(points - other, axis=1)
+    told = (far - near) / np.maximum(far + near, 1e-9) >= WARM_MARGIN
+    groups[chosen[told]] = label[told]
+    return groups
 
 
 def among_the_yellows(values: np.ndarray, yellow: np.ndarray, red: np.ndarray) -> np.ndarray:

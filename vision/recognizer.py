@@ -31,7 +31,7 @@ from vision.ink import (BLUER_FLAG, BLUER_SWITCH, BLUER_SWITCH_AMONG, DARK_AS_BL
                         among_the_yellows, as_dark_as_the_blacks, as_dark_as_the_reds, bluer_than_black,
                         brighter_towards_the_yellows, colour_strength, face_patches, fuse_colour,
                         ink_brightness, ink_features, ink_hues, loose_frames, near_the_blues, strengthen_colours,
-                        towards_the_blues, towards_the_yellows, yellower_than_red)
+                        towards_the_blues, towards_the_yellows, warm_groups, yellower_than_red)
 from vision.numerals import NUMBERS, NumberReader, fuse_number, tile_frames, two_digits_held
 from vision.postprocess import COLOURS, KINDS, box_iou, decode_detections, decode_tile, reading_order, suppress_overlaps
 from vision.preprocess import DETECT_LONG_SIDE, detector_input, tile_crops
@@ -487,6 +487,8 @@ class Recognizer:
         fused = self._fused_colours(kinds, colours, inks, features, frames, strengthened)
         second = (None if second_kinds is None or second_colours is None
                   else self._fused_colours(second_kinds, second_colours, inks, features, frames, strengthened))
+        if second is not None:
+            fused = _settled_by_warm_groups(fused, second, kinds, features, frames)
         height, width = pixels.shape[:2]
         colourless = _colourless(pixels)
         found = []
@@ -904,6 +906,36 @@ def _when_blurred(tile: DetectedTile, photo_blurred: bool, sharpness: float | No
         return tile
     return replace(tile, low_confidence=True,
                    warnings=tile.warnings if photo_blurred else (*tile.warnings, TILE_BLUR_WARNING))
+
+
+def _settled_by_warm_groups(fused: list[tuple[np.ndarray, bool]], second: list[tuple[np.ndarray, bool]],
+                            kinds: np.ndarray, features: list[np.ndarray | None],
+                            frames: np.ndarray) -> list[tuple[np.ndarray, bool]]:
+    """The first classifier's colours (``fused``, with their flags), where the two classifiers read a numbered tile in
+    a row red and yellow, one each: the photo's own two groups of warm inks (``warm_groups``) settle which, and the
+    tile stays flagged for a tap.  A set prints every red alike, so under a warm lamp that reads the reds of a rack
+    yellow their inks still lie together, darker and redder than the yellows'.  A tile the two classifiers read in two
+    colours is flagged anyway, so no sure tile changes.  Measured (``scripts/eval_vision.py``, thirty-seventh round):
+    it moved 24 tiles, every one a red read yellow now read right, and none the other way: 11 on the ten 3-D sets
+    (whose tiles each took an ink from every set's spread), 8 on the three 3-D sets printed with one ink a colour
+    (``render_racks_3d.py --set-inks``, seeds 9701-9703; 9701 was the one looked at while choosing ``WARM_MARGIN``),
+    1 each on the 2.5-D dev, fresh and unseen-font racks, none on the check racks or the real held-out photos."""
+    red, yellow = COLOURS.index("R"), COLOURS.index("Y")
+    first_read = np.array([int(np.argmax(colour)) for colour, _ in fused])
+    second_read = np.array([int(np.argmax(colour)) for colour, _ in second])
+    in_rows = (np.argmax(kinds, 1) < len(NUMBERS)) & np.isfinite(frames[:, 3])
+    warm = in_rows & np.isin(first_read, (red, yellow))
+    if not (warm & np.isin(second_read, (red, yellow)) & (first_read != second_read)).any():
+        return fused  # no tile to settle: the groups are not measured (a few milliseconds saved)
+    groups = warm_groups(ink_hues(features), ink_brightness(features), warm)
+    settled = list(fused)
+    for index in np.flatnonzero(groups >= 0):
+        wanted = (red, yellow)[int(groups[index])]
+        if first_read[index] != wanted and second_read[index] == wanted:
+            colour = fused[index][0].copy()
+            colour[[red, yellow]] = colour[[yellow, red]]
+            settled[index] = (colour, True)
+    return settled
 
 
 def _colourless(pixels: np.ndarray) -> bool:
