@@ -68,15 +68,15 @@ def test_a_tile_read_red_and_yellow_is_settled_by_its_group_and_stays_flagged() 
     # The loose red: read yellow by the first, red by the second; not in a row, so not settled.
     first.append((_probabilities(YELLOW), True))
     second.append((_probabilities(RED), False))
-    settled = recognizer_module._settled_by_warm_groups(first, second, kinds, features, frames)
+    settled, previous = recognizer_module._settled_by_warm_groups(first, second, kinds, features, frames)
     read = [COLOURS[int(np.argmax(colour))] for colour, _ in settled]
     assert read == ["K", "K", "R", "R", "Y", "R", "R", "Y", "Y", "Y", "Y", "Y"]
     moved = [index for index in range(len(first)) if not np.array_equal(settled[index][0], first[index][0])]
     assert moved == [2, 3, 7]
     assert all(settled[index][1] for index in moved)  # flagged, the one that was sure too
     assert all(settled[index] is first[index] for index in range(len(first)) if index not in moved)
-    # The colour moved is the swap of red and yellow: the reading it had is still its runner-up, offered for a tap.
-    assert int(np.argsort(-settled[3][0])[1]) == YELLOW
+    # The colour moved is the swap of red and yellow; the colour the first classifier read is kept, to offer for a tap.
+    assert previous == {2: YELLOW, 3: YELLOW, 7: RED}
 
 
 def test_with_no_groups_told_nothing_moves(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -84,20 +84,22 @@ def test_with_no_groups_told_nothing_moves(monkeypatch: pytest.MonkeyPatch) -> N
     first = [(_probabilities(YELLOW), True)] * len(features)
     second = [(_probabilities(RED), False)] * len(features)
     monkeypatch.setattr(recognizer_module, "warm_groups", lambda hues, brightness, warm: np.full(len(hues), -1))
-    assert recognizer_module._settled_by_warm_groups(first, second, kinds, features, frames) == first
+    assert recognizer_module._settled_by_warm_groups(first, second, kinds, features, frames) == (first, {})
 
 
-def _reds_read(recognizer: Recognizer, image: str) -> tuple[list[str], list[bool]]:
-    """The tiles labelled red on ``image``, as read (their colours) and flagged, matched by box."""
+def _reds_read(recognizer: Recognizer, image: str) -> tuple[list[str], list[bool], list[str | None]]:
+    """The tiles labelled red on ``image``, as read (their colours), flagged, and the colour each may be instead,
+    matched by box."""
     truth = [(tile, box) for tile, box in tile_boxes("racks3d.csv")[image] if tile[0] == "R"]
     tiles = recognizer.recognize(cv2.imread(str(DATA / image))).tiles
-    colours, flagged = [], []
+    colours, flagged, others = [], [], []
     for tile, box in truth:
         overlaps = box_iou(np.array(box, np.float32), np.array([t.box for t in tiles], np.float32))
         best = tiles[int(np.argmax(overlaps))]
         colours.append(best.tile[0])
         flagged.append(best.low_confidence)
-    return colours, flagged
+        others.append(best.other_colour)
+    return colours, flagged, others
 
 
 def test_a_warm_lamp_reading_a_racks_reds_yellow_is_settled_by_the_photos_groups(
@@ -105,11 +107,11 @@ def test_a_warm_lamp_reading_a_racks_reds_yellow_is_settled_by_the_photos_groups
     """rack3d_tilted_one_ink.jpg (scripts/render_racks_3d.py --set-inks, tilted, seed 9701, photo 2): a green table,
     a dark red ink and a golden yellow one.  The first classifier reads all seven reds yellow; the second reads five of
     them red.  The photo's warm inks split into its reds and yellows, and three of those five lie clearly with the
-    reds: read red, flagged.  Without the groups all seven read yellow."""
+    reds: read red, flagged, yellow offered for the tap.  Without the groups all seven read yellow."""
     image = "rack3d_tilted_one_ink.jpg"
-    colours, flagged = _reds_read(Recognizer(), image)
+    colours, flagged, others = _reds_read(Recognizer(), image)
     assert len(colours) == 7 and colours.count("R") >= 3, colours
-    assert all(flag for colour, flag in zip(colours, flagged) if colour == "R")
-    monkeypatch.setattr(recognizer_module, "_settled_by_warm_groups", lambda fused, *rest: fused)
-    before, _ = _reds_read(Recognizer(), image)
+    assert all(flag and other == "Y" for colour, flag, other in zip(colours, flagged, others) if colour == "R")
+    monkeypatch.setattr(recognizer_module, "_settled_by_warm_groups", lambda fused, *rest: (fused, {}))
+    before, _, _ = _reds_read(Recognizer(), image)
     assert before.count("R") == 0, before

@@ -487,8 +487,9 @@ class Recognizer:
         fused = self._fused_colours(kinds, colours, inks, features, frames, strengthened)
         second = (None if second_kinds is None or second_colours is None
                   else self._fused_colours(second_kinds, second_colours, inks, features, frames, strengthened))
+        settled_from: dict[int, int] = {}
         if second is not None:
-            fused = _settled_by_warm_groups(fused, second, kinds, features, frames)
+            fused, settled_from = _settled_by_warm_groups(fused, second, kinds, features, frames)
         height, width = pixels.shape[:2]
         colourless = _colourless(pixels)
         found = []
@@ -517,12 +518,15 @@ class Recognizer:
                 disagree = (disagree or other != tile or other_disagree or (numbered and second[index][1])
                             or other_confidence * (1 - float(second_kinds[index][none])) < SECOND_SURE_FROM
                             or (numbered and self._under_faint_bar(strengthened, second[index][0])))
-            # Where the colour is in doubt, the colour the tile may be instead: the second classifier's where it reads
-            # another, else the runner-up of a colour flagged (by the ink's look or the photo's groups of inks).
+            # Where the colour is in doubt, the colour the tile may be instead: the first classifier's where the
+            # photo's warm groups settled it the other way, the second classifier's where it reads another, else the
+            # runner-up of a colour flagged (by the ink's look or the photo's groups of inks).
             doubt = None
             if numbered and not colourless:
                 shade = int(np.argmax(colour))
-                if second is not None and int(np.argmax(second[index][0])) != shade:
+                if index in settled_from:
+                    doubt = COLOURS[settled_from[index]]
+                elif second is not None and int(np.argmax(second[index][0])) != shade:
                     doubt = COLOURS[int(np.argmax(second[index][0]))]
                 elif colour_flag:
                     doubt = COLOURS[int(np.argsort(-colour)[1])]
@@ -910,10 +914,11 @@ def _when_blurred(tile: DetectedTile, photo_blurred: bool, sharpness: float | No
 
 def _settled_by_warm_groups(fused: list[tuple[np.ndarray, bool]], second: list[tuple[np.ndarray, bool]],
                             kinds: np.ndarray, features: list[np.ndarray | None],
-                            frames: np.ndarray) -> list[tuple[np.ndarray, bool]]:
+                            frames: np.ndarray) -> tuple[list[tuple[np.ndarray, bool]], dict[int, int]]:
     """The first classifier's colours (``fused``, with their flags), where the two classifiers read a numbered tile in
     a row red and yellow, one each: the photo's own two groups of warm inks (``warm_groups``) settle which, and the
-    tile stays flagged for a tap.  A set prints every red alike, so under a warm lamp that reads the reds of a rack
+    tile stays flagged for a tap; and for each tile settled the other way, the colour the first read (offered for the
+    tap).  A set prints every red alike, so under a warm lamp that reads the reds of a rack
     yellow their inks still lie together, darker and redder than the yellows'.  A tile the two classifiers read in two
     colours is flagged anyway, so no sure tile changes.  Measured (``scripts/eval_vision.py``, thirty-seventh round):
     it moved 24 tiles, every one a red read yellow now read right, and none the other way: 11 on the ten 3-D sets
@@ -926,16 +931,17 @@ def _settled_by_warm_groups(fused: list[tuple[np.ndarray, bool]], second: list[t
     in_rows = (np.argmax(kinds, 1) < len(NUMBERS)) & np.isfinite(frames[:, 3])
     warm = in_rows & np.isin(first_read, (red, yellow))
     if not (warm & np.isin(second_read, (red, yellow)) & (first_read != second_read)).any():
-        return fused  # no tile to settle: the groups are not measured (a few milliseconds saved)
+        return fused, {}  # no tile to settle: the groups are not measured (a few milliseconds saved)
     groups = warm_groups(ink_hues(features), ink_brightness(features), warm)
-    settled = list(fused)
+    settled, previous = list(fused), {}
     for index in np.flatnonzero(groups >= 0):
         wanted = (red, yellow)[int(groups[index])]
         if first_read[index] != wanted and second_read[index] == wanted:
             colour = fused[index][0].copy()
             colour[[red, yellow]] = colour[[yellow, red]]
             settled[index] = (colour, True)
-    return settled
+            previous[int(index)] = int(first_read[index])
+    return settled, previous
 
 
 def _colourless(pixels: np.ndarray) -> bool:
