@@ -1,6 +1,9 @@
 """scripts/render_racks.py's inks: a tile's ink drawn from every set's spread (how the renders up to the thirty-sixth
 round were made, the same draws so their seeds still give the same photos), or one set's inks, each colour printed
-alike on every tile of the rack (``set_inks``, which ``render_racks_3d.py --set-inks`` uses)."""
+alike on every tile of the rack (``set_inks``, which ``render_racks_3d.py --set-inks`` uses).
+
+The renderers draw with Pillow, which comes with the ``train`` extra: without it these tests are skipped.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +12,9 @@ import random
 import sys
 from pathlib import Path
 
+import pytest
+
+pytest.importorskip("PIL")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 
 import render_racks
