@@ -924,7 +924,8 @@ def _settled_by_warm_groups(fused: list[tuple[np.ndarray, bool]], second: list[t
     it moved 24 tiles, every one a red read yellow now read right, and none the other way: 11 on the ten 3-D sets
     (whose tiles each took an ink from every set's spread), 8 on the three 3-D sets printed with one ink a colour
     (``render_racks_3d.py --set-inks``, seeds 9701-9703; 9701 was the one looked at while choosing ``WARM_MARGIN``),
-    1 each on the 2.5-D dev, fresh and unseen-font racks, none on the check racks or the real held-out photos."""
+    1 each on the 2.5-D dev, fresh and unseen-font racks, none on the check racks or the real held-out photos; on the
+    README's stress sets 19 more reds mended and one yellow read red (flagged, in a photo with fewer pixels)."""
     red, yellow = COLOURS.index("R"), COLOURS.index("Y")
     first_read = np.array([int(np.argmax(colour)) for colour, _ in fused])
     second_read = np.array([int(np.argmax(colour)) for colour, _ in second])
