@@ -589,10 +589,7 @@ class Recognizer:
         # probabilities swapped; with four, a black may lie far from the median of three others).  Loose
         # tiles are left out: each one's face is measured in its own outline, at its own angle and light.
         blue, black, red = COLOURS.index("B"), COLOURS.index("K"), COLOURS.index("R")
-        # The colour each numbered tile standing in a row is read in (-1 for the others).
-        read_as = np.array([int(np.argmax(colour)) if int(np.argmax(kind)) < len(NUMBERS) else -1
-                            for kind, (colour, _) in zip(kinds, fused)])
-        read_as[~np.isfinite(frames[:, 3])] = -1
+        read_as = _read_in_rows(kinds, fused, frames)
         bluer = bluer_than_black(features, read_as == black)
         switch = int(np.isfinite(bluer).sum()) > BLUER_SWITCH_AMONG  # enough blacks compared to read one blue
         for index in np.flatnonzero(bluer <= -BLUER_FLAG):
@@ -912,6 +909,15 @@ def _when_blurred(tile: DetectedTile, photo_blurred: bool, sharpness: float | No
                    warnings=tile.warnings if photo_blurred else (*tile.warnings, TILE_BLUR_WARNING))
 
 
+def _read_in_rows(kinds: np.ndarray, fused: list[tuple[np.ndarray, bool]], frames: np.ndarray) -> np.ndarray:
+    """The colour (its index in ``COLOURS``) each numbered tile standing in a row is read in, -1 for the others (a
+    false okey, a joker, no tile, a loose tile): the tiles the photo's colour checks compare."""
+    read = np.array([int(np.argmax(colour)) if int(np.argmax(kind)) < len(NUMBERS) else -1
+                     for kind, (colour, _) in zip(kinds, fused)])
+    read[~np.isfinite(frames[:, 3])] = -1
+    return read
+
+
 def _settled_by_warm_groups(fused: list[tuple[np.ndarray, bool]], second: list[tuple[np.ndarray, bool]],
                             kinds: np.ndarray, features: list[np.ndarray | None],
                             frames: np.ndarray) -> tuple[list[tuple[np.ndarray, bool]], dict[int, int]]:
@@ -927,10 +933,9 @@ def _settled_by_warm_groups(fused: list[tuple[np.ndarray, bool]], second: list[t
     1 each on the 2.5-D dev, fresh and unseen-font racks, none on the check racks or the real held-out photos; on the
     README's stress sets 19 more reds mended and one yellow read red (flagged, in a photo with fewer pixels)."""
     red, yellow = COLOURS.index("R"), COLOURS.index("Y")
-    first_read = np.array([int(np.argmax(colour)) for colour, _ in fused])
+    first_read = _read_in_rows(kinds, fused, frames)
     second_read = np.array([int(np.argmax(colour)) for colour, _ in second])
-    in_rows = (np.argmax(kinds, 1) < len(NUMBERS)) & np.isfinite(frames[:, 3])
-    warm = in_rows & np.isin(first_read, (red, yellow))
+    warm = np.isin(first_read, (red, yellow))
     if not (warm & np.isin(second_read, (red, yellow)) & (first_read != second_read)).any():
         return fused, {}  # no tile to settle: the groups are not measured (a few milliseconds saved)
     groups = warm_groups(ink_hues(features), ink_brightness(features), warm)
