@@ -160,14 +160,18 @@ def augment(context: np.ndarray, upside: int, rng: random.Random, any_angle: boo
 
 def batch(pools: dict[str, list[tuple[np.ndarray, int, int, int]]], rng: random.Random, size: int,
           share3d: float = 0.0) -> tuple[torch.Tensor, ...]:
-    """``share3d`` of the batch comes from the 3-D racks' pool, taken out of the 2.5-D racks' share."""
+    """``share3d`` of the batch comes from the 3-D racks' pool: up to 0.25 out of the 2.5-D racks' share, the rest
+    out of the flat synthetic tiles'."""
     crops, kinds, colours, upsides = [], [], [], []
-    racks_end = 0.88 - (share3d if pools["racks3d"] else 0.0)
+    share3d = share3d if pools["racks3d"] else 0.0
+    # the 3-D share comes out of the 2.5-D racks' 0.35 up to 0.25, and any more out of the flat synthetic tiles' 0.15
+    synthetic_end = 0.53 - max(0.0, share3d - 0.25)
+    racks_end = 0.88 - min(share3d, 0.25)
     for _ in range(size):
         roll = rng.random()
         if pools["racks"]:
-            source = ("real" if roll < 0.38 else "synthetic" if roll < 0.53 else "racks" if roll < racks_end
-                      else "racks3d" if roll < 0.88 else "none")
+            source = ("real" if roll < 0.38 else "synthetic" if roll < synthetic_end else "racks3d" if roll < 0.53
+                      else "racks" if roll < racks_end else "racks3d" if roll < 0.88 else "none")
         else:
             source = "real" if roll < 0.5 else "synthetic" if roll < 0.88 else "none"
         context, kind, colour, upside = rng.choice(pools[source])
@@ -205,13 +209,15 @@ def main() -> None:
                         help="folders of racks rendered in 3-D (scripts/render_racks_3d.py) to learn from as well")
     parser.add_argument("--no-colours3d", action="store_true",
                         help="learn only what each --racks3d tile is and its number, not its colour")
-    parser.add_argument("--share3d", type=float, default=0.12, help="share of each batch drawn from --racks3d (default 0.12)")
+    parser.add_argument("--share3d", type=float, default=0.12, help="share of each batch drawn from --racks3d (default 0.12; to 0.25 out of the 2.5-D racks', "
+                        "to 0.4 out of the flat synthetic tiles' too)")
     add_photos_argument(parser)
     args = parser.parse_args()
     if args.racks3d and args.no_racks:
         parser.error("--racks3d takes its share of the batch from the rack pool: leave out --no-racks")
-    if not 0 < args.share3d < 0.35:
-        parser.error(f"--share3d {args.share3d}: give a share between 0 and 0.35 (it comes out of the racks' 0.35)")
+    if not 0 < args.share3d <= 0.4:
+        parser.error(f"--share3d {args.share3d}: give a share above 0 and at most 0.4 (up to 0.25 comes out of the"
+                     " 2.5-D racks' 0.35, the rest out of the flat synthetic tiles' 0.15)")
     if Classifier.is_wide(Path(args.checkpoint)) not in (None, args.wide):
         raise SystemExit(f"{args.checkpoint} holds the {'narrow' if args.wide else 'wide'} network: "
                          f"{'leave out' if args.wide else 'add'} --wide to resume it, or name another --checkpoint")
