@@ -34,7 +34,7 @@ from vision import Recognizer  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
 from vision.postprocess import box_iou  # noqa: E402
 from vision.recognizer import (  # noqa: E402
-    BLUR_MESSAGE, GLARE_MESSAGE, LOW_CONFIDENCE, MODELS_DIR, DetectedTile, blown_out, under_glare,
+    BLUR_MESSAGE, GLARE_MESSAGE, LOW_CONFIDENCE, MODELS_DIR, UPSIDE_DOWN_WARNING, DetectedTile, blown_out, under_glare,
 )
 
 
@@ -120,6 +120,15 @@ def _table(counts: Counter[tuple[str, str]], rows: list[str], columns: list[str]
     return "\n".join(lines)
 
 
+def why_flagged(tile: DetectedTile) -> str:
+    """What flags a tile for a tap, as the tile carries it: the confidence bar (``LOW_CONFIDENCE``), a colour in
+    doubt (another offered), the recogniser's warnings (up/down flags nothing); "the looks" where none of those says:
+    the second classifier or the number reader read it otherwise, or the second is unsure."""
+    reasons = (["the bar"] if tile.confidence < LOW_CONFIDENCE else []) + (["its colour"] if tile.other_colour else [])
+    reasons += [warning for warning in tile.warnings if warning != UPSIDE_DOWN_WARNING]
+    return " + ".join(reasons) or "the looks"
+
+
 def right_on_boxes(read: Sequence[DetectedTile], boxes: np.ndarray, codes: Sequence[str]) -> int:
     """How many of the tiles ``Recognizer.read_tiles`` read on the labelled ``boxes`` carry their label's code.  It
     gives them in its own reading order (along the rack's rows), not the labels' order: each is matched to the
@@ -149,6 +158,7 @@ def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool, thres
     read: list[tuple[float, bool, bool]] = []  # (confidence, flagged though confident, read right) of every found tile
     colour_confusions: Counter[tuple[str, str]] = Counter()
     number_confusions: Counter[tuple[str, str]] = Counter()
+    flagged_why: Counter[str] = Counter()  # what flags the tiles read right but flagged
     times = []
     for sample in samples:
         pixels = load_image(sample.path)
@@ -201,6 +211,8 @@ def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool, thres
             read.append((result.tiles[f].confidence, flagged and result.tiles[f].confidence >= LOW_CONFIDENCE, want == got))
             flagged_wrong += flagged and want != got
             flagged_right += flagged and want == got
+            if flagged and want == got:
+                flagged_why[why_flagged(result.tiles[f])] += 1
             if sample.upside_down is not None:
                 upside_known += 1
                 upside_right += sample.upside_down[t] == result.tiles[f].upside_down
@@ -253,6 +265,8 @@ def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool, thres
     print(_table(number_table, numbers, numbers + ["—"]))
     print("\ncolour confusions (truth→read):", ", ".join(f"{a}→{b}: {n}" for (a, b), n in colour_confusions.most_common()) or "none")
     print("number confusions (truth→read):", ", ".join(f"{a}→{b}: {n}" for (a, b), n in number_confusions.most_common()) or "none")
+    print("right tiles flagged, by what flags them:",
+          ", ".join(f"{why}: {n}" for why, n in flagged_why.most_common()) or "none")
 
 
 def _photo_rng(pixels: np.ndarray) -> np.random.Generator:

@@ -74,6 +74,7 @@ def test_a_label_without_a_box_is_a_tile_the_reader_missed(tmp_path: Path) -> No
     found = int(run.stdout.split("detection recall (IoU ≥ 0.5) | ")[1].split("(")[1].split("/")[0])
     assert found <= n and f"({found}/{n + 1})" in run.stdout
     assert "classifier alone on the labelled boxes | " in run.stdout and f"/{n}) |" in run.stdout
+    assert "right tiles flagged, by what flags them: " in run.stdout
 
 
 def test_a_label_without_a_box_stays_without_one_farther_off_and_halves_refuse_it(tmp_path: Path) -> None:
@@ -173,3 +174,21 @@ def test_the_classifier_alone_is_scored_against_the_box_it_read_not_the_labels_o
             (("K3", (0, 30, 10, 50)), ("R1", (0, 0, 10, 20)), ("Y2", (10, 2, 20, 22)))]
     assert right_on_boxes(read, boxes, ["R1", "B2", "K3"]) == 2
     assert right_on_boxes(read[::-1], boxes, ["R1", "Y2", "K3"]) == 3
+
+
+def test_a_flagged_tile_is_tallied_by_the_flags_it_carries() -> None:
+    """The tally of what flags right tiles: the bar, a colour in doubt and the warnings, up/down never; "the looks"
+    where the tile carries none of them (the second classifier or the number reader flagged it)."""
+    sys.path.insert(0, str(SCRIPT.parent))
+    from eval_vision import why_flagged
+
+    from vision.recognizer import CUT_WARNING, LOW_CONFIDENCE, UPSIDE_DOWN_WARNING, DetectedTile
+
+    def tile(confidence: float, warnings: tuple[str, ...] = (), other: str | None = None) -> DetectedTile:
+        return DetectedTile("R7", (0, 0, 10, 14), confidence, True, UPSIDE_DOWN_WARNING in warnings, warnings, other)
+
+    assert why_flagged(tile(0.95)) == "the looks"
+    assert why_flagged(tile(0.95, (UPSIDE_DOWN_WARNING,))) == "the looks"
+    assert why_flagged(tile(LOW_CONFIDENCE - 0.01)) == "the bar"
+    assert why_flagged(tile(LOW_CONFIDENCE)) == "the looks"
+    assert why_flagged(tile(0.5, (UPSIDE_DOWN_WARNING, CUT_WARNING), "Y")) == f"the bar + its colour + {CUT_WARNING}"
