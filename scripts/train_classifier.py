@@ -209,8 +209,9 @@ def main() -> None:
                         help="folders of racks rendered in 3-D (scripts/render_racks_3d.py) to learn from as well")
     parser.add_argument("--no-colours3d", action="store_true",
                         help="learn only what each --racks3d tile is and its number, not its colour")
-    parser.add_argument("--share3d", type=float, default=0.12, help="share of each batch drawn from --racks3d (default 0.12; to 0.25 out of the 2.5-D racks', "
-                        "to 0.4 out of the flat synthetic tiles' too)")
+    parser.add_argument("--share3d", type=float, default=0.12,
+                        help="share of each batch drawn from --racks3d (default 0.12): up to 0.25 out of the 2.5-D "
+                             "racks' share, up to 0.4 out of the flat synthetic tiles' too")
     add_photos_argument(parser)
     args = parser.parse_args()
     if args.racks3d and args.no_racks:
