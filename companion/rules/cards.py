@@ -147,7 +147,7 @@ _RANKS: dict[str, int] = {code: rank for rank, code in enumerate(RANK_CODES, sta
 _SUIT_INPUTS: dict[str, Suit] = {suit.value: suit for suit in SUITS} | {
     symbol: suit for suit, symbol in SUIT_SYMBOLS.items()
 } | {"♤": Suit.SPADES, "♡": Suit.HEARTS, "♢": Suit.DIAMONDS, "♧": Suit.CLUBS}
-_JOKER_INPUTS = frozenset({"*", "JOKER", "🃏"})
+_JOKER_INPUTS = frozenset({"*", "JK", "JOKER", "🃏"})  # notation: `*`, `JK` accepted
 _SPLIT = re.compile(r"[\s,;|]+")
 _VARIATION_SELECTORS = re.compile("[\ufe0e\ufe0f]")
 _HINT = "e.g. AS, 10H, QC, *"
@@ -159,10 +159,10 @@ def card_from_index(index: int) -> Card:
 
 
 def parse_card(code: str) -> Card:
-    """Parse one card code such as ``AS``, ``10h``, ``TH``, ``Q♣`` or ``*``; raise :class:`InvalidCardError`.
+    """Parse one card code such as ``AS``, ``10h``, ``TH``, ``Q♣`` or ``*`` (``JK`` too); raise :class:`InvalidCardError`.
 
-    >>> parse_card("t♦"), parse_card("q♣"), parse_card("*")
-    (10D, QC, *)
+    >>> parse_card("t♦"), parse_card("q♣"), parse_card("*"), parse_card("jk")
+    (10D, QC, *, *)
     """
     if not isinstance(code, str):
         raise InvalidCardError(f"invalid card {code!r}: expected a card code such as 'AS' ({_HINT})")

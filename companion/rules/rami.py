@@ -222,6 +222,22 @@ def joker_cards(meld: tuple[Card, ...]) -> set[Card]:
     return ordered or possible
 
 
+def joker_place(meld: tuple[Card, ...], card: Card) -> int:
+    """Where in ``meld`` as written the joker standing for ``card`` lies (``* 5H *`` and 6H: 2); the first
+    joker where the meld, written in no order, does not say.
+
+    >>> joker_place(cards_like("* 5H *"), Card(6, "H")), joker_place(cards_like("5H * *"), Card(7, "H"))
+    (2, 2)
+    """
+    for cells in run_readings(meld):
+        for written, turn in ((meld, False), (meld[::-1], True)):
+            if all(w.is_joker or w == c for w, c in zip(written, cells)):
+                for i, (w, c) in enumerate(zip(written, cells)):
+                    if w.is_joker and c == card:
+                        return len(meld) - 1 - i if turn else i
+    return next(i for i, w in enumerate(meld) if w.is_joker)
+
+
 def rami_joker_swap(meld: CardsLike, cards: CardsLike, *, opened: bool) -> JokerSwap:
     """M5: take the joker from a laid ``meld`` by putting ``cards`` in its place.  Only a player who has
     opened may; from a run the exact card the joker stands for; from a set only when the set then holds

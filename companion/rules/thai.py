@@ -108,7 +108,8 @@ class ThaiOptions:
     first_card_bonus: int = 0
     """D6 (table option): won by whoever melds the first up-card of the discard row (0 = off; tables use 50)."""
     first_card_speto_bonus: int = 0
-    """D6 (table option): the same bonus when that first up-card is a speto (0 = off; tables use 100)."""
+    """D6 (table option): the bonus when that first up-card is a speto (tables use 100); never less than
+    ``first_card_bonus``, so with that option alone a speto pays it too."""
 
 
 THAI_PROFILES: dict[str, dict[str, Any]] = {
@@ -995,7 +996,9 @@ def _extras(
                 f"off: -{points} (layoff_discard_penalty, D6).",
             ))
     if first_card is not None and first_by is not None:
-        bonus = options.first_card_speto_bonus if is_speto(first_card) else options.first_card_bonus
+        # A speto is worth at least what any first up-card is: first_card_bonus alone pays it too (D6).
+        bonus = (max(options.first_card_speto_bonus, options.first_card_bonus) if is_speto(first_card)
+                 else options.first_card_bonus)
         if bonus:
             extras[first_by] += bonus
             per_seat[first_by].append(Explanation(

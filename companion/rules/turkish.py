@@ -46,7 +46,7 @@ from companion.rules._card_sheet import (
 from companion.rules.cards import JOKER, Card, CardsLike, Deck, cards_like, format_cards
 from companion.rules.errors import InvalidHandRecordError, InvalidOptionError
 from companion.rules.explain import Explanation, result_dict
-from companion.rules.rami import GoingOut, JokerSwap, RamiOpening, going_out, joker_cards
+from companion.rules.rami import GoingOut, JokerSwap, RamiOpening, going_out, joker_cards, joker_place
 
 __all__ = [
     "PLAYERS",
@@ -99,7 +99,8 @@ class TurkishOptions:
 
 PROFILES: dict[str, dict[str, Any]] = {
     "reference": {},
-    "rummy51": {"opening": 51},
+    # Seed 004: a Rummy is Rummy 40's; in Rummy 51 laying everything at once is plain going out (T6).
+    "rummy51": {"opening": 51, "rummy_bonus": 0},
     "elimination": {"hands": 0, "elimination_at": 101},
 }
 
@@ -113,8 +114,9 @@ def _options(options: TurkishOptions | None) -> TurkishOptions:
 
 
 def turkish_melds(options: TurkishOptions | None = None) -> MeldRules:
-    """T2: several jokers per meld; the ace 11 everywhere (1 in A-2-3 with ``low_ace_one``)."""
-    return MeldRules(max_jokers=13, low_ace=1 if _options(options).low_ace_one else 11)
+    """T2: several jokers per meld, at most the deck's two (T1); the ace 11 everywhere (1 in A-2-3 with
+    ``low_ace_one``)."""
+    return MeldRules(max_jokers=2, low_ace=1 if _options(options).low_ace_one else 11)
 
 
 def check_turkish_meld(cards: CardsLike, options: TurkishOptions | None = None) -> MeldCheck:
@@ -177,7 +179,7 @@ def turkish_joker_swap(meld: CardsLike, cards: CardsLike, *, opened: bool,
         wanted = " or ".join(sorted(card.code for card in stands))
         return JokerSwap(False, 0, laid, f"a joker in {format_cards(laid)} stands for {wanted}; swap exactly "
                                          "that card for it (T5)")
-    position = next(i for i, card in enumerate(laid) if card.is_joker)
+    position = joker_place(laid, given[0])
     placed = laid[:position] + given + laid[position + 1:]
     return JokerSwap(True, 1, placed, f"{given[0].code} takes the joker's place: the joker may be used anywhere (T5)")
 
@@ -191,7 +193,7 @@ def turkish_going_out(cards: CardsLike, *, opened: bool, options: TurkishOptions
     """
     options = _options(options)
     return going_out(cards, turkish_melds(options), opened=opened, minimum=options.opening, may_lay_last=False,
-                     special="Rummy")
+                     special="Rummy" if options.rummy_bonus else "no Rummy bonus at this table")
 
 
 def turkish_card_value(card: Card, options: TurkishOptions | None = None) -> int:
@@ -235,7 +237,7 @@ def score_turkish_hand(hand: Mapping[str, Any], options: TurkishOptions | None =
     check_deal_counts(held, DECK, "Turkish Rummy")
 
     lines: list[Explanation] = []
-    if rummy:
+    if rummy and options.rummy_bonus:
         lines.append(Explanation("turkish.rummy", {"finisher": finisher, "bonus": options.rummy_bonus},
                                  f"{who(finisher)} made a Rummy, laying the whole hand at once: every other "
                                  f"player adds {options.rummy_bonus} (T6)."))

@@ -69,7 +69,7 @@ PROFILE_LABELS: dict[str, LazyString] = {
     "right_of_dealer_starts": _l("The player on the dealer's right starts"),
     "house": _l("House rules (fewer jokers)"),
     "elimination": _l("Elimination"),
-    "rummy51": _l("Rummy 51 (opening 51)"),
+    "rummy51": _l("Rummy 51 (opening 51, no Rummy bonus)"),
 
     "thai_table": _l("Thai table options"),
 
