@@ -413,6 +413,33 @@ def test_H4_opening_checker(editor: FlaskClient, table101: str, melds: str, verd
     assert verdict in text(response.text)
 
 
+def test_H4_opening_ratchet_on_the_opening_checker(client: FlaskClient, store: TableStore) -> None:
+    table = store.create_table(game="okey101", players=PLAYERS, pin="1234", options={"opening_ratchet": True})
+    _session(client, table)
+    _indicator(client, table, "Y7")
+    assert 'name="highest_so_far"' in client.get(f"/t/{table}/opening").text
+    melds = "R10 R11 R12 R13\nK13 Y13 B13\nB9 B10 B11"  # 115
+    first = post(client, f"/t/{table}/opening", {"melds": melds}, headers={"HX-Request": "true"})
+    assert "Opens. Total 115 ≥ 101" in text(first.text)
+    beaten = post(client, f"/t/{table}/opening", {"melds": melds, "highest_so_far": "115"},
+                  headers={"HX-Request": "true"})
+    assert "Does not open: total 115, at least 116 needed (H4)" in text(beaten.text)
+    assert "more than 115" in text(beaten.text)
+    pairs = "R1 R1\nB2 B2\nK3 K3\nY4 Y4\nR9 R9"
+    assert "at least 6 needed" in text(post(client, f"/t/{table}/opening", {"melds": pairs, "most_pairs_so_far": "5"},
+                                            headers={"HX-Request": "true"}).text)
+    bad = post(client, f"/t/{table}/opening", {"melds": melds, "highest_so_far": "lots"}, headers={"HX-Request": "true"})
+    assert bad.status_code == 422 and "The highest opening so far must be a whole number" in text(bad.text)
+
+
+def test_H4_opening_checker_without_the_ratchet_has_no_fields(editor: FlaskClient, table101: str) -> None:
+    _indicator(editor, table101, "Y7")
+    assert 'name="highest_so_far"' not in editor.get(f"/t/{table101}/opening").text
+    response = post(editor, f"/t/{table101}/opening", {"melds": "R10 R11 R12 R13\nK13 Y13 B13\nB9 B10 B11",
+                                                        "highest_so_far": "200"}, headers={"HX-Request": "true"})
+    assert "Opens. Total 115" in text(response.text)
+
+
 def test_H4_opening_checker_needs_an_indicator(client: FlaskClient, table101: str) -> None:
     _session(client)
     assert "indicator" in client.get(f"/t/{table101}/opening").text

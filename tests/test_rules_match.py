@@ -90,7 +90,7 @@ def test_O6_elimination_players_leave_until_one_remains() -> None:
         assert standings.points == sheet[played - 1]
         assert standings.eliminated == eliminated[played - 1]
         assert standings.finished is (played == 3)
-    assert standings.winners == (0, 1) and standings.losers == (3, 2)
+    assert standings.winners == (0,) and standings.losers == (1, 3, 2)  # O6 reading: the one left wins
     assert "player 3 has 0 and leaves the match" in standings.explain[0].text
     with pytest.raises(InvalidHandRecordError, match="hand 3: seat 2 was eliminated"):
         okey_standings(4, [*hands[:2], win(2, options)], options)

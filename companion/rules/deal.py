@@ -21,13 +21,20 @@ the starter takes 2 tiles and every other seat, in seat order, 1 tile from the n
 
 Partial takes say which end of the stack: ``top`` (the first tiles of what is left of it) or ``bottom``
 (the last tiles, emptying it), as in the seed: "3 takes 4 tiles of j; 4 takes the last of j".
+
+The rest is the stock (O3): the indicator itself is never drawn, so when only the indicator's stack is left
+its 5 other tiles are drawn in turn; with option ``indicator_drawable_last`` the indicator is the last tile
+drawn.
+
+>>> plan.stock, plan.explain()[3]
+(48, "The indicator itself is never drawn: when only the indicator's stack is left, its 5 other tiles are drawn in turn; after the deal 48 tiles are left to draw (O3).")
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from string import ascii_lowercase
 from typing import Any, Literal
 
@@ -51,6 +58,8 @@ __all__ = [
 
 STACKS = 21
 STACK_SIZE = 5
+SET_TILES = STACKS * STACK_SIZE + 1
+"""The whole set (O1): 106 tiles, 21 stacks of 5 and the dealer's leftover tile."""
 _DEFAULT_STACKS_IN_FRONT = {2: (11, 10), 3: (7, 7, 7), 4: (6, 5, 5, 5)}
 
 Part = Literal["whole", "top", "bottom"]
@@ -99,7 +108,8 @@ class Take:
 @dataclass(frozen=True)
 class DealPlan:
     """A whole deal.  A quick deal (O2.6) has no stacks, no takes and ``None`` for the rolls, the chosen
-    stack and the indicator position."""
+    stack and the indicator position.  ``indicator_drawn_last`` is option ``indicator_drawable_last`` (O3):
+    the indicator is then the stock's last tile, otherwise it is never drawn."""
 
     game: str
     players: int
@@ -111,10 +121,16 @@ class DealPlan:
     indicator_from_bottom: int | None
     takes: tuple[Take, ...]
     tiles_per_seat: tuple[int, ...]
+    indicator_drawn_last: bool = False
 
     @property
     def quick(self) -> bool:
         return self.rolls is None
+
+    @property
+    def stock(self) -> int:
+        """The tiles left to draw after the deal (O3): the face-up indicator counts only when it is drawn last."""
+        return SET_TILES - sum(self.tiles_per_seat) - (0 if self.indicator_drawn_last else 1)
 
     def steps(self) -> tuple[Explanation, ...]:
         """The deal as translatable steps (see :class:`Explanation`)."""
@@ -139,6 +155,8 @@ class DealPlan:
             "indicator_from_bottom": self.indicator_from_bottom,
             "takes": [t.to_dict() for t in self.takes],
             "tiles_per_seat": list(self.tiles_per_seat),
+            "stock": self.stock,
+            "indicator_drawn_last": self.indicator_drawn_last,
             "explain": texts(steps),
             "explain_detail": details(steps),
         }
@@ -188,8 +206,9 @@ def plan_deal(
     _check_seats(players, dealer)
     starter = _starter(chosen_options, players, dealer)
     tiles_per_seat = tuple(per_seat + 1 if seat == starter else per_seat for seat in range(players))
+    drawn_last = bool(getattr(chosen_options, "indicator_drawable_last", False))
     if getattr(chosen_options, "quick_deal", False):
-        return DealPlan(canonical, players, dealer, starter, None, (), None, None, (), tiles_per_seat)
+        return DealPlan(canonical, players, dealer, starter, None, (), None, None, (), tiles_per_seat, drawn_last)
     if first_roll is None or second_roll is None:
         raise InvalidDealError("the formal deal needs both dice rolls (first_roll and second_roll, 1-6)")
     _check_roll("first roll", first_roll)
@@ -205,7 +224,7 @@ def plan_deal(
     )
     return DealPlan(
         canonical, players, dealer, starter, (first_roll, second_roll), stacks, chosen, second_roll, takes,
-        tiles_per_seat,
+        tiles_per_seat, drawn_last,
     )
 
 
@@ -214,10 +233,7 @@ def reroll_indicator(plan: DealPlan, second_roll: int) -> DealPlan:
     if plan.rolls is None:
         raise InvalidDealError("a quick deal has no chosen stack: simply turn up another tile as the indicator")
     _check_roll("second roll", second_roll)
-    return DealPlan(
-        plan.game, plan.players, plan.dealer, plan.starter, (plan.rolls[0], second_roll), plan.stacks,
-        plan.chosen_stack, second_roll, plan.takes, plan.tiles_per_seat,
-    )
+    return replace(plan, rolls=(plan.rolls[0], second_roll), indicator_from_bottom=second_roll)
 
 
 def roll_deal(
@@ -327,7 +343,24 @@ def _quick_steps(plan: DealPlan) -> tuple[Explanation, ...]:
             f"takes {starter_tiles} and starts; then one tile is turned face up as the indicator "
             "(a false okey is put back and another turned up).",
         ),
+        _indicator_step(plan),
     )
+
+
+def _indicator_step(plan: DealPlan) -> Explanation:
+    """O3: whether the indicator is ever drawn, and how many tiles the stock holds after the deal."""
+    params = {"stock": plan.stock, "stack_tiles": STACK_SIZE}
+    left = f"after the deal {plan.stock} tiles are left to draw (O3)."
+    if plan.indicator_drawn_last:
+        then = "" if plan.quick else (
+            f"when only the indicator's stack is left, its {STACK_SIZE} other tiles are drawn in turn, "
+            "then the indicator; ")
+        return Explanation("deal.quick_indicator_drawn_last" if plan.quick else "deal.indicator_drawn_last", params,
+                           f"The indicator is the last tile drawn (option indicator_drawable_last): {then}{left}")
+    then = "" if plan.quick else (
+        f"when only the indicator's stack is left, its {STACK_SIZE} other tiles are drawn in turn; ")
+    return Explanation("deal.quick_indicator_never_drawn" if plan.quick else "deal.indicator_never_drawn", params,
+                       f"The indicator itself is never drawn: {then}{left}")
 
 
 def _formal_steps(plan: DealPlan) -> tuple[Explanation, ...]:
@@ -360,6 +393,7 @@ def _formal_steps(plan: DealPlan) -> tuple[Explanation, ...]:
             f"The dealer rolled {second}: the {ordinal(second)} tile from the bottom of that stack is turned "
             "face up on top of it: the indicator. If it is a false okey, put it back and roll again.",
         ),
+        _indicator_step(plan),
     ]
     steps += [_take_step(take) for take in plan.takes]
     starter_tiles = plan.tiles_per_seat[plan.starter]

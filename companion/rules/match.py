@@ -31,8 +31,9 @@ class OkeyStandings:
     ``points[s]`` is seat ``s``'s count (with partners: its team's count, also in ``team_points``);
     ``history`` holds ``points`` after every hand.  Once ``finished``, ``winners`` and ``losers`` are the
     two highest and two lowest seats (one each with 2 or 3 players; with partners, the team still above 0
-    and the other).  Ties keep seat order.  ``eliminated`` lists the seats that left (option
-    ``elimination``), in the order they left.
+    and the other).  Ties keep seat order.  With ``elimination`` the one player left above 0 is the only
+    winner and every seat that left is a loser (the last to leave first).  ``eliminated`` lists the seats
+    that left (option ``elimination``), in the order they left.
     """
 
     players: int
@@ -105,9 +106,10 @@ def okey_standings(
     winners: tuple[int, ...] = ()
     losers: tuple[int, ...] = ()
     if finished:
-        winners, losers = _okey_result(points, players, teams, eliminated)
+        leaving = options.elimination and not teams
+        winners, losers = _okey_result(points, players, teams, eliminated, leaving)
         lines.append(_okey_match_over(winners, losers, _per_seat(points, players, teams), players, teams,
-                                      options.elimination and not teams))
+                                      leaving))
     return OkeyStandings(
         players=players,
         start_points=options.start_points,
@@ -130,22 +132,24 @@ def _okey_match_over(
     """Who won and why, citing O6: the two highest (one with 2 or 3 players), the team still above 0, the
     last one left."""
     if teams:
-        rule, why = "team", "the team still above 0 wins"
+        rule, why = "team", "somebody is at 0 or less, and the team still above 0 wins"
     elif elimination:
-        rule, why = "last_left", "the last player left above 0 wins"
+        rule = "last_left"
+        why = ("only one player is left above 0 and wins" if totals[winners[0]] > 0
+               else "nobody is left above 0, and the last to leave with the most points wins")
     elif len(winners) > 1:
-        rule, why = "two_highest", "the two highest win"
+        rule, why = "two_highest", "somebody is at 0 or less, and the two highest win"
     else:
-        rule, why = "highest", "the highest wins"
+        rule, why = "highest", "somebody is at 0 or less, and the highest wins"
     scored = ", ".join(f"{player(seat)} ({totals[seat]})" for seat in winners)
     return Explanation(
         "okey.match_over", {"winners": list(winners), "losers": list(losers), "totals": list(totals), "rule": rule},
-        f"The match is over: somebody is at 0 or less, and {why} (O6): {scored}; {they(losers, 'lose')}.",
+        f"The match is over: {why} (O6): {scored}; {they(losers, 'lose')}.",
     )
 
 
 def _okey_result(
-    points: list[int], players: int, teams: bool, eliminated: list[int]
+    points: list[int], players: int, teams: bool, eliminated: list[int], elimination: bool
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     if teams:
         best = 0 if points[0] >= points[1] else 1
@@ -153,6 +157,10 @@ def _okey_result(
     staying = sorted((s for s in range(players) if s not in eliminated), key=lambda s: -points[s])
     # Eliminated seats rank below everybody still playing, the last to leave highest.
     ranking = staying + eliminated[::-1]
+    if elimination:
+        # O6 settled reading: the one player left above 0 wins; everybody who left lost.  Should the last
+        # ones all leave in the same hand, the highest of them wins (ties keep seat order).
+        return (ranking[0],), tuple(ranking[1:])
     size = max(1, players // 2)
     return tuple(ranking[:size]), tuple(ranking[-size:])
 

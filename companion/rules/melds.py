@@ -30,7 +30,7 @@ from functools import lru_cache
 from typing import Any, Literal, cast
 
 from companion.rules import _search
-from companion.rules.errors import ImpossibleHandError, InvalidTileError
+from companion.rules.errors import ImpossibleHandError, InvalidHandRecordError, InvalidRequestError, InvalidTileError
 from companion.rules.options import Okey101Options
 from companion.rules.tiles import (
     COLOURS,
@@ -54,6 +54,7 @@ __all__ = [
     "check_laid_meld",
     "find_meld",
     "check_laid_opening",
+    "opening_to_beat",
     "check_layout_size",
     "meld_notation",
     "MAX_MELDS",
@@ -61,6 +62,9 @@ __all__ = [
 ]
 
 MeldKind = Literal["set", "run", "pair"]
+
+OKEY_HAS_NO_J = "invalid tile 'J': J is the Rummikub joker, okey has no J"
+"""What every okey operation (an indicator given) says of a ``J`` (O1, §0)."""
 
 
 MAX_MELD_TILES = 13
@@ -117,12 +121,26 @@ class Wilds:
         ...
         companion.rules.errors.ImpossibleHandError: impossible hand: 2 × R4 and the face-up indicator R4, a set has only 2 (O1, O3)
         """
+        self.check_no_joker(tiles)
         check_tile_counts(tiles)
         shown = self.indicator
         if shown is not None and sum(1 for tile in tiles if tile == shown) > 1:
             raise ImpossibleHandError(
                 f"impossible hand: 2 × {shown.code} and the face-up indicator {shown.code}, a set has only 2 (O1, O3)"
             )
+
+    def check_no_joker(self, tiles: Sequence[Tile]) -> None:
+        """Refuse ``J`` where an indicator is given: an okey set has false okeys, no jokers (O1, §0).
+
+        Without an indicator (Rummikub, R1) ``J`` is the joker and welcome.
+
+        >>> Wilds.from_indicator("Y7").check_no_joker(tiles_like("R1 J"))
+        Traceback (most recent call last):
+        ...
+        companion.rules.errors.InvalidHandRecordError: invalid tile 'J': J is the Rummikub joker, okey has no J
+        """
+        if self.okey is not None and any(tile.is_joker for tile in tiles):
+            raise InvalidHandRecordError(OKEY_HAS_NO_J)
 
     def is_wild(self, tile: Tile) -> bool:
         """Whether ``tile`` is wild: an okey copy or a joker."""
@@ -165,7 +183,7 @@ class Wilds:
                 behind[index].append(tile)
             else:
                 behind[index] = [tile]
-        if max(counts) > 2 or (shown >= 0 and counts[shown] > 1):
+        if max(counts) > 2 or (shown >= 0 and counts[shown] > 1) or (okey >= 0 and counts[_JOKER_INDEX]):
             self.check_counts(tiles)
         return faces, wild, behind
 
@@ -437,19 +455,48 @@ def _opening_verdict(meld: tuple[Tile, ...], indicator: TileLike, options: Okey1
     return verdict
 
 
+def opening_to_beat(options: Okey101Options, so_far: int | None, name: str = "highest_so_far") -> int | None:
+    """What a later opening must beat under option ``opening_ratchet`` (H4): ``so_far``, the highest opening
+    laid so far in the hand (``None``: nobody has opened yet); ``None`` when the option is off.
+
+    >>> opening_to_beat(Okey101Options(opening_ratchet=True), 105), opening_to_beat(Okey101Options(), 105)
+    (105, None)
+    """
+    if so_far is not None and (isinstance(so_far, bool) or not isinstance(so_far, int) or so_far < 0):
+        raise InvalidRequestError(
+            f"invalid {name} {so_far!r}: give the highest opening laid so far in the hand as a whole number, "
+            "or nothing if nobody has opened"
+        )
+    return so_far if options.opening_ratchet else None
+
+
 def check_laid_opening(
-    melds: str | Sequence[TilesLike], *, indicator: TileLike, options: Okey101Options | None = None
+    melds: str | Sequence[TilesLike],
+    *,
+    indicator: TileLike,
+    options: Okey101Options | None = None,
+    highest_so_far: int | None = None,
+    most_pairs_so_far: int | None = None,
 ) -> OpeningCheck:
     """Judge a first lay-down in 101 (H4): melds worth ``opening_minimum`` or ``opening_pairs`` pairs.
 
-    Melds are separated by ``|`` and read in table order (see :func:`check_laid_meld`).
+    Melds are separated by ``|`` and read in table order (see :func:`check_laid_meld`).  With option
+    ``opening_ratchet`` a later opener must beat the highest opening so far: melds must be worth more than
+    ``highest_so_far`` (the highest melds opening in the hand), pairs must be more than
+    ``most_pairs_so_far`` (the most pairs opened with); each is ``None`` while nobody opened that way.
 
     >>> check_laid_opening("R11 R12 R13 | K11 K12 K13 | B13 Y13 R13", indicator="B6").reason
     'opens: melds worth 111 (at least 101, H4)'
     >>> check_laid_opening("R3 R3 | K5 K5 | B8 B8 | Y11 Y11", indicator="B6").reason
     'does not open: 4 pairs, 5 needed (H4)'
+    >>> ratchet = Okey101Options(opening_ratchet=True)
+    >>> check_laid_opening("R11 R12 R13 | K11 K12 K13 | B13 Y13 R13", indicator="B6", options=ratchet,
+    ...                    highest_so_far=111).reason
+    'does not open: melds worth 111, 112 needed (more than 111, the highest opening so far: opening_ratchet, H4)'
     """
     chosen = options or Okey101Options()
+    points_bar = opening_to_beat(chosen, highest_so_far, "highest_so_far")
+    pairs_bar = opening_to_beat(chosen, most_pairs_so_far, "most_pairs_so_far")
     laid = _laid_melds(melds)
     if not laid:
         raise ImpossibleHandError(f"impossible opening {melds!r}: no melds given; separate melds with '|'")
@@ -461,17 +508,28 @@ def check_laid_opening(
     if invalid:
         return OpeningCheck(verdicts, total, False, f"does not open: {invalid[0].reason}")
     if len(pairs) == len(verdicts):
-        if len(pairs) >= chosen.opening_pairs:
-            return OpeningCheck(verdicts, total, True, f"opens: {len(pairs)} pairs (at least {chosen.opening_pairs}, H4)")
-        return OpeningCheck(
-            verdicts, total, False, f"does not open: {len(pairs)} pairs, {chosen.opening_pairs} needed (H4)"
-        )
+        return _against(verdicts, total, len(pairs), chosen.opening_pairs, pairs_bar,
+                        f"{len(pairs)} pairs", "the most pairs opened so far")
     if pairs:
         return OpeningCheck(
             verdicts, total, False, "does not open: lay either melds or pairs, not both, in one opening (H4)"
         )
-    if total >= chosen.opening_minimum:
-        return OpeningCheck(verdicts, total, True, f"opens: melds worth {total} (at least {chosen.opening_minimum}, H4)")
-    return OpeningCheck(
-        verdicts, total, False, f"does not open: melds worth {total}, {chosen.opening_minimum} needed (H4)"
-    )
+    return _against(verdicts, total, total, chosen.opening_minimum, points_bar,
+                    f"melds worth {total}", "the highest opening so far")
+
+
+def _against(
+    verdicts: tuple[MeldVerdict, ...], total: int, amount: int, minimum: int, bar: int | None,
+    laid: str, so_far: str,
+) -> OpeningCheck:
+    """Whether ``amount`` (points or pairs) reaches ``minimum`` and, under the ratchet, beats ``bar`` (H4)."""
+    if bar is None:
+        if amount >= minimum:
+            return OpeningCheck(verdicts, total, True, f"opens: {laid} (at least {minimum}, H4)")
+        return OpeningCheck(verdicts, total, False, f"does not open: {laid}, {minimum} needed (H4)")
+    needed = max(minimum, bar + 1)
+    if amount >= needed:
+        return OpeningCheck(verdicts, total, True, f"opens: {laid} (at least {minimum} and more than {bar}, "
+                                                   f"{so_far}: opening_ratchet, H4)")
+    why = f"more than {bar}, {so_far}" if needed > minimum else f"at least {minimum}, and more than {bar}, {so_far}"
+    return OpeningCheck(verdicts, total, False, f"does not open: {laid}, {needed} needed ({why}: opening_ratchet, H4)")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.rules import _search
-from companion.rules.melds import Meld, Wilds, meld_from_placement
+from companion.rules.melds import Meld, Wilds, meld_from_placement, opening_to_beat
 from companion.rules.options import Okey101Options
 from companion.rules.tiles import Tile, TileLike, TilesLike, tiles_like
 
@@ -31,11 +31,11 @@ class Opening:
     value: int
     melds: tuple[Meld, ...]
     opens: bool
-    """``value`` reaches ``opening_minimum`` (101)."""
+    """``value`` reaches ``opening_minimum`` (101) and, under ``opening_ratchet``, beats the highest so far."""
     pairs: int
     """The most pairs the rack holds (a wild completes a pair; two wilds pair if allowed)."""
     pairs_open: bool
-    """``pairs`` reaches ``opening_pairs`` (5)."""
+    """``pairs`` reaches ``opening_pairs`` (5) and, under ``opening_ratchet``, beats the most so far."""
     pair_tiles: tuple[tuple[Tile, Tile], ...]
     leftover: tuple[Tile, ...]
     """The tiles the best melds leave in the rack."""
@@ -85,13 +85,29 @@ def max_pairs(tiles: TilesLike, *, indicator: TileLike | None, okey_pair_of_okey
     return len(_pair_tiles(tiles_like(tiles), Wilds.from_indicator(indicator), okey_pair_of_okeys))
 
 
-def best_opening(tiles: TilesLike, *, indicator: TileLike | None, options: Okey101Options | None = None) -> Opening:
+def best_opening(
+    tiles: TilesLike,
+    *,
+    indicator: TileLike | None,
+    options: Okey101Options | None = None,
+    highest_so_far: int | None = None,
+    most_pairs_so_far: int | None = None,
+) -> Opening:
     """The most face value of disjoint melds in a rack (H4), and whether it opens.
 
     An okey counts as the tile it stands for, a false okey as the okey's face.  Also the pairs
-    route: the most pairs and whether they reach ``opening_pairs``.
+    route: the most pairs and whether they reach ``opening_pairs``.  With option ``opening_ratchet``
+    the melds must also beat ``highest_so_far`` and the pairs ``most_pairs_so_far`` (the highest
+    openings laid so far in the hand, ``None`` while nobody opened that way), as in
+    :func:`companion.rules.melds.check_laid_opening`.
+
+    >>> ratchet = Okey101Options(opening_ratchet=True)
+    >>> best_opening("R11 R12 R13 K10 K11 K12 K13 B13 Y13", indicator="B6", options=ratchet, highest_so_far=108).opens
+    False
     """
     chosen = options or _DEFAULT
+    points_bar = opening_to_beat(chosen, highest_so_far, "highest_so_far")
+    pairs_bar = opening_to_beat(chosen, most_pairs_so_far, "most_pairs_so_far")
     rack = tiles_like(tiles)
     wilds = Wilds.from_indicator(indicator)
     faces, wild, behind = wilds.split(rack)
@@ -106,9 +122,9 @@ def best_opening(tiles: TilesLike, *, indicator: TileLike | None, options: Okey1
     return Opening(
         value=value,
         melds=melds,
-        opens=value >= chosen.opening_minimum,
+        opens=value >= chosen.opening_minimum and (points_bar is None or value > points_bar),
         pairs=len(pair_tiles),
-        pairs_open=len(pair_tiles) >= chosen.opening_pairs,
+        pairs_open=len(pair_tiles) >= chosen.opening_pairs and (pairs_bar is None or len(pair_tiles) > pairs_bar),
         pair_tiles=pair_tiles,
         leftover=leftover,
     )

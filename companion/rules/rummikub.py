@@ -28,8 +28,10 @@ from companion.rules.errors import IllegalMeldError, ImpossibleHandError, Invali
 from companion.rules.explain import Explanation, details, player, result_dict, texts, they
 from companion.rules.melds import Meld, MeldVerdict, check_laid_meld, meld_notation
 from companion.rules.rummikub_laydown import (
+    COPIES,
     GOALS,
     JOKER_POINTS,
+    JOKERS,
     LayDown,
     arrange_table,
     lay_down,
@@ -99,6 +101,21 @@ def _options(options: RummikubOptions | None) -> RummikubOptions:
     return options
 
 
+def _check_copies(tiles: Sequence[Tile], what: str) -> None:
+    """Refuse tiles no Rummikub set holds (R1): more than two copies of a numbered tile, or more than two
+    jokers, in what one operation is given (a meld, a laid initial meld, a table, a rack).
+
+    >>> _check_copies(rummikub_tiles("R10 R10 R10"), "table")
+    Traceback (most recent call last):
+    ...
+    companion.rules.errors.ImpossibleHandError: impossible table: 3 × R10, a Rummikub set has only 2 (R1)
+    """
+    for tile, count in sorted(Counter(tiles).items(), key=lambda item: item[0].index):
+        limit = JOKERS if tile.is_joker else COPIES
+        if count > limit:
+            raise ImpossibleHandError(f"impossible {what}: {count} × {tile.code}, a Rummikub set has only {limit} (R1)")
+
+
 # --- melds (R2) -------------------------------------------------------------------------------
 
 
@@ -113,6 +130,7 @@ def check_meld(tiles: TilesLike, options: RummikubOptions | None = None) -> Meld
     'illegal meld: [R7, B7] (a meld has at least 3 tiles, R2)'
     """
     laid = rummikub_tiles(tiles, "meld")
+    _check_copies(laid, f"meld {meld_notation(laid)}")
     if len(laid) < 3:
         return MeldVerdict(False, 0, f"illegal meld: {meld_notation(laid)} (a meld has at least 3 tiles, R2)", None)
     return check_laid_meld(laid, indicator=None, wrap_13_1=_options(options).wrap_13_1)
@@ -147,7 +165,9 @@ def check_initial_meld(melds: Any, options: RummikubOptions | None = None) -> In
     'does not open: 15 + 6 = 21 < 30 (R3)'
     """
     options = _options(options)
-    verdicts = tuple(check_meld(meld, options) for meld in _melds(melds))
+    laid = _melds(melds)
+    _check_copies([t for meld in laid for t in meld], "initial meld")
+    verdicts = tuple(check_meld(meld, options) for meld in laid)
     minimum = options.initial_meld
     bad = next((v for v in verdicts if not v.valid), None)
     if not verdicts:
@@ -234,6 +254,8 @@ def check_turn(before: Any, after: Any, *, opened: bool, options: RummikubOption
     """
     options = _options(options)
     old, new = _melds(before), _melds(after)
+    _check_copies([t for m in old for t in m], "table before the turn")
+    _check_copies([t for m in new for t in m], "table after the turn")
     for number, meld in enumerate(new, start=1):
         verdict = check_meld(meld, options)
         if not verdict.valid:
@@ -306,8 +328,14 @@ def rack_sum(tiles: TilesLike, options: RummikubOptions | None = None) -> int:
 
     >>> rack_sum("R5 J K13")
     48
+    >>> rack_sum("J J J")
+    Traceback (most recent call last):
+    ...
+    companion.rules.errors.ImpossibleHandError: impossible rack: 3 × J, a Rummikub set has only 2 (R1)
     """
-    return sum(tile_points(t, _options(options).joker_points) for t in rummikub_tiles(tiles, "rack"))
+    rack = rummikub_tiles(tiles, "rack")
+    _check_copies(rack, "rack")
+    return sum(tile_points(t, _options(options).joker_points) for t in rack)
 
 
 @dataclass(frozen=True)

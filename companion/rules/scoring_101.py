@@ -120,13 +120,22 @@ def rack_points(tiles: TilesLike, *, indicator: TileLike, options: Okey101Option
     """The face sum of the tiles left on a rack (H6): an okey counts 101, a false okey the okey's face.
 
     The sum is the same under both ``okey_in_hand`` choices (they differ only in what doublings touch), so
-    ``options`` is accepted for symmetry with the other scoring functions and checked, nothing more.
+    ``options`` is accepted for symmetry with the other scoring functions and checked, nothing more.  A rack
+    holding more copies of a tile than a set has, the face-up indicator counted as one copy of its tile
+    (O1, O3), is refused.
 
     >>> rack_points("R5 K7 F", indicator="R4")   # R5 is the okey, F plays as R5
     113
+    >>> rack_points("R4 R4", indicator="R4")
+    Traceback (most recent call last):
+    ...
+    companion.rules.errors.ImpossibleHandError: impossible hand: 2 × R4 and the face-up indicator R4, a set has only 2 (O1, O3)
     """
     _check_options(options)
-    values = _values(_tiles("rack", tiles), Wilds.from_indicator(_indicator(indicator)))
+    rack = _tiles("rack", tiles)
+    wilds = Wilds.from_indicator(_indicator(indicator))
+    wilds.check_counts(rack)
+    values = _values(rack, wilds)
     return sum(OKEY_IN_HAND_POINTS if value is None else value for value in values)
 
 

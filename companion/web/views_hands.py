@@ -22,7 +22,7 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from companion.rules.errors import RulesError
-from companion.rules.melds import check_laid_meld, check_layout_size
+from companion.rules.melds import check_laid_meld, check_layout_size, opening_to_beat
 from companion.rules.options import Okey101Options, OkeyOptions
 from companion.rules.photo import PhotoCheck, PhotoNote, check_photo
 from companion.rules.scoring_101 import OKEY_IN_HAND_POINTS, rack_points, score_okey101_hand
@@ -345,6 +345,8 @@ class OpeningCheck:
     pairs: int
     minimum: int
     pairs_needed: int
+    highest_so_far: int | None = None
+    most_pairs_so_far: int | None = None
 
     @property
     def all_valid(self) -> bool:
@@ -359,14 +361,28 @@ class OpeningCheck:
         return self.pairs == 0 and self.total >= self.minimum
 
 
-def check_opening(melds_text: str, *, indicator: str, options: Okey101Options) -> OpeningCheck:
-    """Judge each meld (one per line or separated by ``|``) and the opening as a whole (H4)."""
+def check_opening(melds_text: str, *, indicator: str, options: Okey101Options, highest_so_far: int | None = None,
+                  most_pairs_so_far: int | None = None) -> OpeningCheck:
+    """Judge each meld (one per line or separated by ``|``) and the opening as a whole (H4); with option
+    ``opening_ratchet`` melds must beat ``highest_so_far`` and pairs ``most_pairs_so_far``."""
     lines = [line for chunk in melds_text.replace("|", "\n").splitlines() if (line := chunk.strip(" ,"))]
     check_layout_size(len(lines))
     verdicts = tuple(check_laid_meld(line, indicator=indicator, wrap_13_1=options.wrap_13_1) for line in lines)
     pairs = sum(1 for v in verdicts if v.valid and v.meld is not None and v.meld.kind == "pair")
     total = sum(v.value for v in verdicts if v.valid)
-    return OpeningCheck(verdicts, total, pairs, options.opening_minimum, options.opening_pairs)
+    highest = opening_to_beat(options, highest_so_far)
+    most_pairs = opening_to_beat(options, most_pairs_so_far, "most_pairs_so_far")
+    return OpeningCheck(verdicts, total, pairs,
+                        max(options.opening_minimum, highest + 1) if highest is not None else options.opening_minimum,
+                        max(options.opening_pairs, most_pairs + 1) if most_pairs is not None else options.opening_pairs,
+                        highest, most_pairs)
+
+
+def _so_far(name: str, label: str, options: Okey101Options) -> int | None:
+    """An opening laid earlier in the hand, typed on the page while option ``opening_ratchet`` is on (H4)."""
+    if not options.opening_ratchet or not form_text(name):
+        return None
+    return form_int(name, label, low=0, high=10_000)
 
 
 @bp.route("/<table_id>/opening", methods=["GET", "POST"])
@@ -382,7 +398,11 @@ def opening(table_id: str) -> Response:
         try:
             indicator = indicator_of(state)
             context["indicator"] = indicator
-            context["check"] = check_opening(form_text("melds"), indicator=indicator, options=options)
+            highest = _so_far("highest_so_far", _("The highest opening so far"), options)
+            most_pairs = _so_far("most_pairs_so_far", _("The most pairs opened with so far"), options)
+            context.update(highest_so_far=highest, most_pairs_so_far=most_pairs)
+            context["check"] = check_opening(form_text("melds"), indicator=indicator, options=options,
+                                             highest_so_far=highest, most_pairs_so_far=most_pairs)
         except ValueError as error:
             context["error"] = engine_text(str(error))
             status = 422

@@ -190,6 +190,16 @@ EXPLANATIONS: dict[str, LazyString] = {
                           "dealer's left (in front of %(owner)s); that stack now has 6 tiles."),
     "deal.second_roll": _l("Second die %(roll)s: tile number %(roll)s from the bottom of that stack is turned face up "
                            "on top of it: the indicator. A false okey goes back and the die is rolled again."),
+    "deal.indicator_never_drawn": _l("The indicator itself is never drawn: when only the indicator's stack is left, "
+                                     "its %(stack_tiles)s other tiles are drawn in turn; after the deal %(stock)s "
+                                     "tiles are left to draw."),
+    "deal.indicator_drawn_last": _l("The indicator is the last tile drawn (option indicator_drawable_last): when "
+                                    "only the indicator's stack is left, its %(stack_tiles)s other tiles are drawn "
+                                    "in turn, then the indicator; after the deal %(stock)s tiles are left to draw."),
+    "deal.quick_indicator_never_drawn": _l("The indicator itself is never drawn: after the deal %(stock)s tiles are "
+                                           "left to draw."),
+    "deal.quick_indicator_drawn_last": _l("The indicator is the last tile drawn (option indicator_drawable_last): "
+                                          "after the deal %(stock)s tiles are left to draw."),
     "deal.take_whole": _l("%(seat)s takes stack %(letter)s."),
     "deal.start": _l("%(starter)s has %(tiles)s tiles and starts by discarding; the others have %(others)s. "
                      "The rest is the stock, drawn in the same order; the indicator's stack comes last."),

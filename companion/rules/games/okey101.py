@@ -83,18 +83,26 @@ def _ledger(standings: Okey101Standings) -> tuple[Penalty, ...]:
     return tuple(Penalty(e.hand, e.seat, e.reason, e.points) for e in standings.ledger)
 
 
+def _so_far(request: Mapping[str, Any]) -> dict[str, Any]:
+    """The highest openings laid so far in the hand (option ``opening_ratchet``, H4), if the request gives them."""
+    return {name: request.get(name) for name in ("highest_so_far", "most_pairs_so_far")}
+
+
 def op_opening(request: Mapping[str, Any], options: Any) -> dict[str, Any]:
-    """Batch/CLI ``opening`` (H4): the best opening of a rack."""
+    """Batch/CLI ``opening`` (H4): the best opening of a rack; with ``opening_ratchet``, against the optional
+    ``highest_so_far`` (points) and ``most_pairs_so_far`` (pairs) of the hand."""
     tiles = request_field(request, "tiles")
-    return best_opening(tiles, indicator=request_field(request, "indicator"), options=options).to_dict()
+    return best_opening(tiles, indicator=request_field(request, "indicator"), options=options,
+                        **_so_far(request)).to_dict()
 
 
 def op_meld(request: Mapping[str, Any], options: Any) -> dict[str, Any]:
-    """Batch/CLI ``meld``: referee melds as laid out on the table, one or several separated by ``|``."""
+    """Batch/CLI ``meld``: referee melds as laid out on the table, one or several separated by ``|`` (an
+    opening: with ``opening_ratchet``, against the optional ``highest_so_far``/``most_pairs_so_far``)."""
     tiles = request_field(request, "tiles")
     indicator: Any = request.get("indicator")
     if isinstance(tiles, str) and "|" in tiles:
-        return check_laid_opening(tiles, indicator=indicator, options=options).to_dict()
+        return check_laid_opening(tiles, indicator=indicator, options=options, **_so_far(request)).to_dict()
     return check_laid_meld(tiles, indicator=indicator, wrap_13_1=options.wrap_13_1).to_dict()
 
 
