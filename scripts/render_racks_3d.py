@@ -361,7 +361,48 @@ def place_camera(rng: random.Random, style: str, centre: Vector, length: float, 
     return camera
 
 
-def light_scene(rng: random.Random, camera: object, centre: Vector) -> str:
+def _unseen_light(rng: random.Random, centre: Vector) -> str:
+    """Lights no training rack was rendered under (``--unseen-light``): a ceiling's fluorescent tube (a long thin
+    greenish light straight above), a window's daylight from one side with a weak warm lamp, or two lamps of two
+    colours from two sides (two shadows, the rack warm on one end and cool on the other)."""
+    mood = rng.choice(["tube", "window", "two lamps"])
+    lights: list[tuple[str, tuple[int, int, int], float, Vector, tuple[float, float]]] = []
+    if mood == "tube":
+        lights.append(("tube", (236, 255, 228), rng.uniform(2e5, 5e5),
+                       Vector((rng.uniform(-30, 30), rng.uniform(-50, 20), rng.uniform(120, 220))), (rng.uniform(90, 150), 5)))
+    elif mood == "window":
+        side = rng.choice([-1, 1])
+        lights.append(("window", (212, 228, 255), rng.uniform(3e5, 7e5),
+                       Vector((side * rng.uniform(120, 200), rng.uniform(-80, 20), rng.uniform(40, 100))), (80, 100)))
+        lights.append(("lamp", (255, 190, 130), rng.uniform(3e4, 1e5),
+                       Vector((-side * rng.uniform(20, 60), rng.uniform(-60, 40), rng.uniform(80, 150))), (20, 20)))
+    else:
+        side = rng.choice([-1, 1])
+        for name, colour, sign in (("warm", (255, 180, 110), side), ("cool", (215, 230, 255), -side)):
+            lights.append((name, colour, rng.uniform(1.5e5, 4e5),
+                           Vector((sign * rng.uniform(50, 110), rng.uniform(-70, 30), rng.uniform(70, 140))), (15, 15)))
+    for name, colour, energy, where, (size, size_y) in lights:
+        lamp = bpy.data.lights.new(name, "AREA")
+        lamp.shape = "RECTANGLE"
+        lamp.size, lamp.size_y = size, size_y
+        lamp.energy = energy
+        lamp.color = _srgb_to_linear(colour)[:3]
+        obj = bpy.data.objects.new(name, lamp)
+        obj.location = centre + where
+        _look_at(obj, centre, rng.uniform(-0.3, 0.3))
+        bpy.context.scene.collection.objects.link(obj)
+    world = bpy.data.worlds.new("room")
+    world.use_nodes = True
+    background = world.node_tree.nodes["Background"]
+    background.inputs["Color"].default_value = _srgb_to_linear(lights[0][1])  # type: ignore[arg-type]
+    background.inputs["Strength"].default_value = rng.uniform(0.1, 0.5)
+    bpy.context.scene.world = world
+    return mood
+
+
+def light_scene(rng: random.Random, camera: object, centre: Vector, unseen: bool = False) -> str:
+    if unseen:
+        return _unseen_light(rng, centre)
     mood = rng.choice(["warm", "warm", "neutral", "dim", "flash", "cool"])
     kelvin = {"warm": (255, 196, 137), "neutral": (255, 244, 229), "cool": (220, 232, 255),
               "dim": (255, 180, 110), "flash": (255, 236, 210)}[mood]
@@ -463,7 +504,7 @@ def face_area(tile: Placed, camera: object) -> float:
     return total
 
 
-def finish(path: Path, rng: random.Random, mood: str) -> np.ndarray:
+def finish(path: Path, rng: random.Random, mood: str, unseen: bool = False) -> np.ndarray:
     """What a phone does to the rendered light (a linear OpenEXR): its white balance (from the brightest pixels,
     leaving part of the light's colour), its exposure (the bright pixels near white, less in dim light; what is
     brighter than white is clipped, as a glare), the sRGB curve with some contrast, a sensor's noise and JPEG."""
@@ -477,14 +518,32 @@ def finish(path: Path, rng: random.Random, mood: str) -> np.ndarray:
     srgb = np.where(image <= 0.0031308, 12.92 * image, 1.055 * np.power(np.maximum(image, 0.0031308), 1 / 2.4) - 0.055)
     srgb = 0.5 + (srgb - 0.5) * rng.uniform(1.0, 1.15)
     out = srgb * 255
+    if unseen:
+        out = _phone_processing(out, rng)
     noise = rng.uniform(1.5, 4.5) * (2.5 if mood == "dim" else 1)
     out += np.random.default_rng(rng.randrange(2**32)).normal(0, noise, out.shape).astype(np.float32)
     _, encoded = cv2.imencode(".jpg", np.clip(out, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, rng.randint(80, 95)])
     return cv2.imdecode(encoded, cv2.IMREAD_COLOR)
 
 
+def _phone_processing(out: np.ndarray, rng: random.Random) -> np.ndarray:
+    """What no training rack had (``--unseen-light``): a hand's shake (a short straight smear at any angle, half the
+    photos) and a phone's sharpening (an unsharp mask with its light halos, most photos)."""
+    if rng.random() < 0.5:
+        length = rng.randint(3, 9)
+        kernel = np.zeros((length, length), np.float32)
+        kernel[length // 2, :] = 1 / length
+        turn = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), rng.uniform(0, 180), 1.0)
+        kernel = cv2.warpAffine(kernel, turn, (length, length))
+        out = cv2.filter2D(out, -1, kernel / max(float(kernel.sum()), 1e-6))
+    if rng.random() < 0.7:
+        soft = cv2.GaussianBlur(out, (0, 0), rng.uniform(1.0, 2.5))
+        out = out + (out - soft) * rng.uniform(0.5, 1.5)
+    return out
+
+
 def render_photo(seed: int, style: str, folder: Path, samples: int, threads: int = 0, photo: bool = True,
-                 inks: bool = False) -> tuple[np.ndarray | None, list[tuple[str, tuple[float, ...], tuple[float, ...], bool]]]:
+                 inks: bool = False, unseen_light: bool = False) -> tuple[np.ndarray | None, list[tuple[str, tuple[float, ...], tuple[float, ...], bool]]]:
     """One photo (``None`` with ``photo=False``: the labels only, from the same scene) and its labels: each tile's
     code, its visible face's box, the box of all of it that shows (face, top and sides), upside down or not."""
     bpy.ops.wm.read_factory_settings(use_empty=True)
@@ -492,7 +551,7 @@ def render_photo(seed: int, style: str, folder: Path, samples: int, threads: int
     _settings(samples, threads)
     placed, centre, length = build_scene(rng, folder, inks)
     camera = place_camera(rng, style, centre, length, placed)
-    mood = light_scene(rng, camera, centre)
+    mood = light_scene(rng, camera, centre, unseen_light)
     bpy.context.view_layer.update()
     image = None
     if photo:
@@ -500,7 +559,7 @@ def render_photo(seed: int, style: str, folder: Path, samples: int, threads: int
         settings.file_format, settings.color_depth = "OPEN_EXR", "16"
         bpy.context.scene.render.filepath = str(folder / "photo.exr")
         bpy.ops.render.render(write_still=True)
-        image = finish(folder / "photo.exr", rng, mood)
+        image = finish(folder / "photo.exr", rng, mood, unseen_light)
         settings.file_format, settings.color_depth = "PNG", "8"
     faces, wholes = label_pass(placed, folder / "ids.png")
     labels = []
@@ -529,12 +588,20 @@ def main() -> None:
     parser.add_argument("--set-inks", action="store_true",
                         help="each colour printed with one ink across the rack, as in a real set (default: each tile's "
                              "ink drawn from every set's spread, as the sets up to the thirty-sixth round were)")
+    parser.add_argument("--unseen-fonts", action="store_true",
+                        help="draw the numerals only in bold faces the training pool never saw (render_racks.UNSEEN_FONTS): "
+                             "a 3-D dev set for a tile set whose numerals were never learnt")
+    parser.add_argument("--unseen-light", action="store_true",
+                        help="lights and a phone's processing no training rack had: a fluorescent tube, a window's "
+                             "daylight, two lamps of two colours; a hand's shake, sharpening halos (a 3-D dev set)")
     parser.add_argument("--labels-only", action="store_true",
                         help="write labels.csv again for photos already rendered (the same scenes, no photo render)")
     args = parser.parse_args()
-    missing = flat.missing_fonts()
+    missing = flat.missing_fonts(args.unseen_fonts)
     if missing:
         parser.error(f"{len(missing)} font faces are missing: install them (apt-get install {flat.FONT_PACKAGES})")
+    if args.unseen_fonts:
+        flat.FONTS[:] = flat.UNSEEN_FONTS
     names = [f"rack_{number:04d}.jpg" for number in range(args.start, args.start + args.count)]
     unrendered = [name for name in names if not (args.out / name).is_file()]
     if args.labels_only and unrendered:
@@ -552,7 +619,8 @@ def main() -> None:
             folder = Path(scratch) / f"{number}"
             folder.mkdir()
             image, tiles = render_photo(args.seed * 100_003 + number, args.style, folder, args.samples, args.threads,
-                                        photo=not args.labels_only, inks=args.set_inks)
+                                        photo=not args.labels_only, inks=args.set_inks,
+                                        unseen_light=args.unseen_light)
             if image is not None:
                 cv2.imwrite(str(args.out / name), image)
             for tile, box, whole, upside in tiles:
