@@ -255,6 +255,19 @@ def test_O2_6_quick_deal(editor: FlaskClient, store: TableStore) -> None:
     assert "Quick deal: everybody takes 14 tiles" in text(editor.get(f"/t/{table}/deal").text)
 
 
+def test_H2_quick_deal_in_okey_101(editor: FlaskClient, store: TableStore) -> None:
+    # H2: "the stacks are optional" — the same quick deal as O2.6, with 101's 21 tiles (the starter 22).
+    table = store.create_table(game="okey101", players=PLAYERS, pin="1234", options={"quick_deal": True})
+    _session(editor, table)
+    assert "Quick deal" in editor.get(f"/t/{table}/deal").text
+    post(editor, f"/t/{table}/deal", {"quick": "1"})
+    page = text(editor.get(f"/t/{table}/deal").text)
+    assert "Quick deal: everybody takes 21 tiles" in page and "takes 22 and starts" in page
+    assert "after the deal 20 tiles are left to draw" in page
+    assert post(editor, f"/t/{table}/deal/indicator", {"indicator": "k13"}).status_code == 303
+    assert store.get(table).deal.indicator is not None
+
+
 def test_O3_indicator_gives_okey_and_false_okey(editor: FlaskClient, okey_table: str) -> None:
     post(editor, f"/t/{okey_table}/deal", {"die1": "5", "die2": "2"})
     assert post(editor, f"/t/{okey_table}/deal/indicator", {"indicator": "k13"}).status_code == 303

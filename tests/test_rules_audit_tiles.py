@@ -267,3 +267,14 @@ def test_O3_quick_deal_says_what_happens_to_the_indicator() -> None:
     plan = plan_deal(players=4, dealer=0, options=options_for("okey", {"quick_deal": True,
                                                                        "indicator_drawable_last": True}))
     assert plan.stock == 49 and "last tile drawn" in plan.explain()[-1]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_H2_quick_deal_the_stacks_are_optional_in_101(players: int) -> None:
+    plan = plan_deal(players=players, dealer=0, game="okey101", options=options_for("okey101", {"quick_deal": True}))
+    assert plan.quick and plan.rolls is None and plan.stacks == ()
+    assert sorted(plan.tiles_per_seat) == [21] * (players - 1) + [22]
+    assert plan.stock == 106 - 21 * players - 1 - 1
+    assert "everybody takes 21 tiles" in plan.explain()[0]
+    with pytest.raises(Exception, match="both dice"):
+        plan_deal(players=players, dealer=0, game="okey101")

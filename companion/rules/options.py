@@ -88,6 +88,9 @@ class Okey101Options:
     """H4: two okeys together count as a pair when opening with pairs."""
     starter: Starter = "right_of_dealer"
     """H2: who gets 22 tiles and starts: the player on the dealer's right, or the dealer (seed 000)."""
+    quick_deal: bool = False
+    """H2 ("the stacks are optional"), as O2.6: players simply take 21 tiles (starter 22) and turn one up as the
+    indicator."""
     opening_minimum: int = 101
     """H4: the value the first lay-down must reach."""
     opening_pairs: int = 5

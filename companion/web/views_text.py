@@ -79,7 +79,7 @@ PROFILE_LABELS: dict[str, LazyString] = {
 }
 
 OPTION_TEXT: dict[str, tuple[LazyString, LazyString]] = {
-    "quick_deal": (_l("Quick deal"), _l("No dice: everybody takes 14 tiles (starter 15) and one tile is turned up.")),
+    "quick_deal": (_l("Quick deal"), _l("No dice: everybody takes their tiles (the starter one more) and one tile is turned up.")),
     "indicator_drawable_last": (_l("Indicator drawn last"), _l("The indicator is the last tile of the stock.")),
     "wrap_13_1": (_l("Runs 12-13-1"), _l("A run may end 12-13-1 (13-1-2 never).")),
     "okey_pair_of_okeys": (_l("Two okeys are a pair"), _l("Both okeys together count as a pair.")),
