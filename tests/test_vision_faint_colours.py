@@ -160,6 +160,7 @@ def test_a_rack_rendered_in_3d_under_a_warm_lamp_has_no_sure_tile_of_a_wrong_col
     assert FAINT_COLOURS_MESSAGE in Recognizer().recognize(pixels).warnings
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(recognizer_module, "DARK_AS_RED", -np.inf)
+        patch.setattr(recognizer_module, "FLAG_AGAINST_WARM_GROUPS", False)  # flags K7 too (fortieth round)
         unbarred = _sure_colour_wrong_on(Recognizer(faint_bar=False), pixels, image, "twenty-third round")
         assert sorted(w[:2] for w in unbarred) == [("K11", "Y11"), ("K7", "Y7"), ("R13", "Y13")]
     assert _sure_colour_wrong_on(Recognizer(), pixels, image, "twenty-third round") == []
@@ -279,6 +280,7 @@ def test_a_red_a_warm_lamp_reads_yellow_beside_one_red_is_flagged_among_the_yell
     assert _sure_colour_wrong_on(Recognizer(), pixels, image, "twenty-fourth round") == []
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(recognizer_module, "DARKER_THAN_YELLOWS", -np.inf)
+        patch.setattr(recognizer_module, "FLAG_AGAINST_WARM_GROUPS", False)  # flags R10 too (fortieth round)
         assert [w[:2] for w in _sure_colour_wrong_on(Recognizer(), pixels, image, "twenty-fourth round")] == [
             ("R5", "Y5"), ("R10", "Y10")]
         assert _sure_colour_wrong_on(Recognizer(), pixels, image, "twenty-third round") == []

@@ -506,6 +506,7 @@ def test_a_yellow_orange_the_light_greys_to_red_is_flagged_not_sure(monkeypatch:
     assert sorted(t.tile for t in on_yellow) == ["R11", "R5"] and all(t.low_confidence for t in on_yellow)
 
     monkeypatch.setattr(recognizer_module, "yellower_than_red", lambda hues, red: np.full(len(hues), np.nan))
+    monkeypatch.setattr(recognizer_module, "FLAG_AGAINST_WARM_GROUPS", False)  # flags both too (fortieth round)
     without = Recognizer().recognize(faint)
     assert sorted(_sure_wrong(image, without.tiles)) == [("Y11", "R11"), ("Y5", "R5")]
 
