@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from companion.rules.errors import IllegalMeldError, ImpossibleHandError, InvalidHandRecordError, InvalidOptionError
+from companion.rules.errors import IllegalMeldError, InvalidHandRecordError, InvalidOptionError
 from companion.rules.explain import Explanation, details, player, result_dict, texts, they
 from companion.rules.melds import Meld, MeldVerdict, check_laid_meld, meld_notation
 from companion.rules.rummikub_laydown import (
@@ -39,7 +39,7 @@ from companion.rules.rummikub_laydown import (
     rummikub_tiles,
     tile_points,
 )
-from companion.rules.tiles import Tile, TileLike, TilesLike, format_tiles
+from companion.rules.tiles import Tile, TileLike, TilesLike, check_tile_counts, format_tiles
 
 __all__ = [
     "PROFILES",
@@ -110,10 +110,7 @@ def _check_copies(tiles: Sequence[Tile], what: str) -> None:
     ...
     companion.rules.errors.ImpossibleHandError: impossible table: 3 × R10, a Rummikub set has only 2 (R1)
     """
-    for tile, count in sorted(Counter(tiles).items(), key=lambda item: item[0].index):
-        limit = JOKERS if tile.is_joker else COPIES
-        if count > limit:
-            raise ImpossibleHandError(f"impossible {what}: {count} × {tile.code}, a Rummikub set has only {limit} (R1)")
+    check_tile_counts(tiles, copies=COPIES, specials=JOKERS, what=what, of="a Rummikub set", rule="R1")
 
 
 # --- melds (R2) -------------------------------------------------------------------------------
@@ -423,10 +420,7 @@ def score_hand(hand: Mapping[str, Any], options: RummikubOptions | None = None) 
     winner = hand["winner"]
     if winner is not None and (isinstance(winner, bool) or not isinstance(winner, int) or not 0 <= winner < players):
         raise InvalidHandRecordError(f"invalid winner {winner!r}: give a seat 0-{players - 1}, or null if the pool ran out")
-    everything = Counter(t for rack in racks for t in rack)
-    for tile, count in sorted(everything.items(), key=lambda item: item[0].index):
-        if count > 2:
-            raise ImpossibleHandError(f"impossible hand: {count} × {tile.code} on the racks, a Rummikub set has only 2 (R1)")
+    _check_copies([t for rack in racks for t in rack], "hand on the racks")
     if winner is not None and racks[winner]:
         raise InvalidHandRecordError(
             f"{player(winner)} is the winner but the rack holds {format_tiles(racks[winner])}: "

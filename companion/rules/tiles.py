@@ -204,18 +204,25 @@ def okey_for(indicator: TileLike) -> Tile:
     return Tile(tile.colour, tile.number % 13 + 1)
 
 
-def check_tile_counts(tiles: Iterable[Tile], *, copies: int = 2, specials: int = 2) -> None:
+def check_tile_counts(tiles: Iterable[Tile], *, copies: int = 2, specials: int = 2, what: str = "hand",
+                      of: str = "a set", rule: str | None = None) -> None:
     """Raise :class:`ImpossibleHandError` if ``tiles`` hold more copies of a tile than a set has.
 
-    A set has two of each numbered tile and two false okeys (or two jokers).
+    A set has two of each numbered tile and two false okeys (or two jokers).  ``what`` names the tiles in the
+    message, ``of`` the set, ``rule`` the rule it quotes.
 
     >>> check_tile_counts(parse_tiles("R7 R7 R7"))
     Traceback (most recent call last):
     ...
     companion.rules.errors.ImpossibleHandError: impossible hand: 3 × R7, a set has only 2
+    >>> check_tile_counts(parse_tiles("J J J"), what="rack", of="a Rummikub set", rule="R1")
+    Traceback (most recent call last):
+    ...
+    companion.rules.errors.ImpossibleHandError: impossible rack: 3 × J, a Rummikub set has only 2 (R1)
     """
     counts = Counter(tiles)
     for tile, count in sorted(counts.items(), key=lambda item: item[0].index):
         limit = copies if tile.is_numbered else specials
         if count > limit:
-            raise ImpossibleHandError(f"impossible hand: {count} × {tile.code}, a set has only {limit}")
+            quoted = f" ({rule})" if rule else ""
+            raise ImpossibleHandError(f"impossible {what}: {count} × {tile.code}, {of} has only {limit}{quoted}")
