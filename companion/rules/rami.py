@@ -208,18 +208,26 @@ class JokerSwap:
                 "reason": self.reason}
 
 
+def _joker_places(meld: tuple[Card, ...]) -> list[tuple[int, Card]]:
+    """Each joker of a laid run by the place it holds in the meld as written (read left to right or right to
+    left): its index in ``meld`` and the card it stands for there; none where the meld is written in no order."""
+    places = []
+    for cells in run_readings(meld):
+        for written, turned in ((meld, False), (meld[::-1], True)):
+            if all(w.is_joker or w == c for w, c in zip(written, cells)):
+                places += [(len(meld) - 1 - i if turned else i, c)
+                           for i, (w, c) in enumerate(zip(written, cells)) if w.is_joker]
+    return places
+
+
 def joker_cards(meld: tuple[Card, ...]) -> set[Card]:
     """The cards the jokers of a laid run may stand for: the place they hold in the meld as written
     (``* 7S 8S`` laid left to right: 6S), or, written in no order, any place that completes the run."""
-    possible: set[Card] = set()
-    ordered: set[Card] = set()
-    for cells in run_readings(meld):
-        reals = [card for card in meld if not card.is_joker]
-        possible |= {card for card in cells if card not in reals}
-        for written in (meld, meld[::-1]):
-            if all(w.is_joker or w == c for w, c in zip(written, cells)):
-                ordered |= {c for w, c in zip(written, cells) if w.is_joker}
-    return ordered or possible
+    ordered = {card for _, card in _joker_places(meld)}
+    if ordered:
+        return ordered
+    reals = [card for card in meld if not card.is_joker]
+    return {card for cells in run_readings(meld) for card in cells if card not in reals}
 
 
 def joker_place(meld: tuple[Card, ...], card: Card) -> int:
@@ -229,13 +237,8 @@ def joker_place(meld: tuple[Card, ...], card: Card) -> int:
     >>> joker_place(cards_like("* 5H *"), Card(6, "H")), joker_place(cards_like("5H * *"), Card(7, "H"))
     (2, 2)
     """
-    for cells in run_readings(meld):
-        for written, turn in ((meld, False), (meld[::-1], True)):
-            if all(w.is_joker or w == c for w, c in zip(written, cells)):
-                for i, (w, c) in enumerate(zip(written, cells)):
-                    if w.is_joker and c == card:
-                        return len(meld) - 1 - i if turn else i
-    return next(i for i, w in enumerate(meld) if w.is_joker)
+    return next((index for index, stands in _joker_places(meld) if stands == card),
+                next(i for i, w in enumerate(meld) if w.is_joker))
 
 
 def rami_joker_swap(meld: CardsLike, cards: CardsLike, *, opened: bool) -> JokerSwap:
