@@ -55,6 +55,7 @@ __all__ = [
     "find_meld",
     "check_laid_opening",
     "opening_to_beat",
+    "needed_to_open",
     "check_layout_size",
     "meld_notation",
     "MAX_MELDS",
@@ -470,6 +471,16 @@ def opening_to_beat(options: Okey101Options, so_far: int | None, name: str = "hi
     return so_far if options.opening_ratchet else None
 
 
+def needed_to_open(minimum: int, bar: int | None) -> int:
+    """What an opening must reach (H4): ``minimum``, and more than ``bar`` under ``opening_ratchet`` (``bar`` from
+    :func:`opening_to_beat`; ``None``: nothing to beat).
+
+    >>> needed_to_open(101, None), needed_to_open(101, 111), needed_to_open(101, 90)
+    (101, 112, 101)
+    """
+    return minimum if bar is None else max(minimum, bar + 1)
+
+
 def check_laid_opening(
     melds: str | Sequence[TilesLike],
     *,
@@ -527,7 +538,7 @@ def _against(
         if amount >= minimum:
             return OpeningCheck(verdicts, total, True, f"opens: {laid} (at least {minimum}, H4)")
         return OpeningCheck(verdicts, total, False, f"does not open: {laid}, {minimum} needed (H4)")
-    needed = max(minimum, bar + 1)
+    needed = needed_to_open(minimum, bar)
     if amount >= needed:
         return OpeningCheck(verdicts, total, True, f"opens: {laid} (at least {minimum} and more than {bar}, "
                                                    f"{so_far}: opening_ratchet, H4)")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.rules import _search
-from companion.rules.melds import Meld, Wilds, meld_from_placement, opening_to_beat
+from companion.rules.melds import Meld, Wilds, meld_from_placement, needed_to_open, opening_to_beat
 from companion.rules.options import Okey101Options
 from companion.rules.tiles import Tile, TileLike, TilesLike, tiles_like
 
@@ -122,9 +122,9 @@ def best_opening(
     return Opening(
         value=value,
         melds=melds,
-        opens=value >= chosen.opening_minimum and (points_bar is None or value > points_bar),
+        opens=value >= needed_to_open(chosen.opening_minimum, points_bar),
         pairs=len(pair_tiles),
-        pairs_open=len(pair_tiles) >= chosen.opening_pairs and (pairs_bar is None or len(pair_tiles) > pairs_bar),
+        pairs_open=len(pair_tiles) >= needed_to_open(chosen.opening_pairs, pairs_bar),
         pair_tiles=pair_tiles,
         leftover=leftover,
     )

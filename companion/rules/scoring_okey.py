@@ -30,7 +30,7 @@ from typing import Any
 
 from companion.rules.errors import ImpossibleHandError, InvalidHandRecordError, InvalidOptionError
 from companion.rules.explain import Explanation, details, player, texts
-from companion.rules.melds import Wilds
+from companion.rules.melds import OKEY_HAS_NO_J, Wilds
 from companion.rules.options import OkeyOptions
 from companion.rules.schema import Field, Schema, check_record
 from companion.rules.tiles import Colour, Tile, check_tile_counts, tile_like, tiles_like
@@ -363,7 +363,7 @@ def _shown_tiles(value: Any) -> tuple[Tile, ...]:
 def _check_tile_set(indicator: Tile, tiles: Sequence[Tile], discard: Tile) -> None:
     jokers = [t for t in (*tiles, discard) if t.is_joker]
     if jokers:
-        raise InvalidHandRecordError("invalid tile 'J': J is the Rummikub joker, okey has no J")
+        raise InvalidHandRecordError(OKEY_HAS_NO_J)
     try:
         check_tile_counts([indicator, *tiles, discard])
     except ImpossibleHandError as error:

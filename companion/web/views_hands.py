@@ -22,7 +22,7 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from companion.rules.errors import RulesError
-from companion.rules.melds import check_laid_meld, check_layout_size, opening_to_beat
+from companion.rules.melds import check_laid_meld, check_layout_size, needed_to_open, opening_to_beat
 from companion.rules.options import Okey101Options, OkeyOptions
 from companion.rules.photo import PhotoCheck, PhotoNote, check_photo
 from companion.rules.scoring_101 import OKEY_IN_HAND_POINTS, rack_points, score_okey101_hand
@@ -372,10 +372,8 @@ def check_opening(melds_text: str, *, indicator: str, options: Okey101Options, h
     total = sum(v.value for v in verdicts if v.valid)
     highest = opening_to_beat(options, highest_so_far)
     most_pairs = opening_to_beat(options, most_pairs_so_far, "most_pairs_so_far")
-    return OpeningCheck(verdicts, total, pairs,
-                        max(options.opening_minimum, highest + 1) if highest is not None else options.opening_minimum,
-                        max(options.opening_pairs, most_pairs + 1) if most_pairs is not None else options.opening_pairs,
-                        highest, most_pairs)
+    return OpeningCheck(verdicts, total, pairs, needed_to_open(options.opening_minimum, highest),
+                        needed_to_open(options.opening_pairs, most_pairs), highest, most_pairs)
 
 
 def _so_far(name: str, label: str, options: Okey101Options) -> int | None:
