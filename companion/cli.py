@@ -374,11 +374,13 @@ def build_parser() -> argparse.ArgumentParser:
     opening = sub.add_parser("opening", help="the best opening of a rack or hand (H4; M4, T3 for the card games)")
     _add_common(opening, game="okey101")
     opening.add_argument("--indicator", help="the face-up indicator tile (tile games)")
+    _add_so_far(opening)
     opening.add_argument("tiles", nargs="+", help="the rack, e.g. 21 or 22 tiles, or the cards, e.g. QH KH AH *")
 
     meld = sub.add_parser("meld", help="referee melds as laid out on the table; '|' separates melds (O4, H4, M3-M4, T2, D2)")
     _add_common(meld, game="okey101")
     meld.add_argument("--indicator", help="the face-up indicator tile (tile games)")
+    _add_so_far(meld)
     meld.add_argument("tiles", nargs="+", help="e.g. R12 R13 F   or   R10 R11 R12 '|' K1 K2 K3   or   QH KH AH")
 
     deal = sub.add_parser("deal", help="walk the formal deal (O2): stacks, indicator, who takes what")
@@ -519,6 +521,14 @@ def _draw_labels(out: Path) -> None:
         cv2.imwrite(str(out / "drawn" / (Path(image).stem + ".jpg")), pixels, [cv2.IMWRITE_JPEG_QUALITY, 85])
 
 
+def _add_so_far(parser: argparse.ArgumentParser) -> None:
+    """Option ``opening_ratchet`` (H4): the hand's highest openings so far, which a later opener must beat."""
+    parser.add_argument("--highest-so-far", type=int, metavar="POINTS",
+                        help="with -o opening_ratchet=true: the highest melds opening laid so far in the hand (H4)")
+    parser.add_argument("--most-pairs-so-far", type=int, metavar="PAIRS",
+                        help="with -o opening_ratchet=true: the most pairs opened with so far in the hand (H4)")
+
+
 def _need_indicator(args: argparse.Namespace) -> None:
     """A tile game's check, opening and meld need the indicator (O3); a card game has none."""
     if getattr(args, "indicator", None) is None and find_game(args.game).picker == "tiles":
@@ -593,6 +603,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         fields = {"tiles": tiles, "cards": tiles}
         if args.indicator is not None:
             fields["indicator"] = args.indicator
+        fields.update({name: getattr(args, name) for name in ("highest_so_far", "most_pairs_so_far")
+                       if getattr(args, name) is not None})
         result = OPERATIONS[command](_request(args, command, **fields))
         return _emit(args, result, RENDERERS[command])
     if command == "deal":

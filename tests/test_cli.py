@@ -51,6 +51,20 @@ def test_H4_opening_command(capsys):
     assert status == 0 and result["opens"] is True and result["value"] >= 101
 
 
+def test_H4_opening_ratchet_on_the_command_line(capsys):
+    laid = "R11 R12 R13 | K11 K12 K13 | B13 Y13 R13".split()   # 111
+    ratchet = ("-o", "opening_ratchet=true", "--indicator", "B6")
+    status, out, _ = run_cli(capsys, "meld", "--json", *ratchet, "--highest-so-far", "111", *laid)
+    assert status == 0 and json.loads(out)["opens"] is False and "112 needed" in json.loads(out)["reason"]
+    status, out, _ = run_cli(capsys, "meld", "--json", *ratchet, "--highest-so-far", "110", *laid)
+    assert status == 0 and json.loads(out)["opens"] is True
+    rack = "R11 R12 R13 K10 K11 K12 K13 B13 Y13".split()     # 108 at best
+    status, out, _ = run_cli(capsys, "opening", "--json", *ratchet, "--highest-so-far", "108", *rack)
+    assert status == 0 and json.loads(out)["opens"] is False
+    status, out, err = run_cli(capsys, "meld", *ratchet, "--highest-so-far", "-5", *laid)
+    assert status != 0 and "invalid highest_so_far -5" in err
+
+
 def test_O2_deal_command_reproduces_the_seed(capsys):
     status, out, _ = run_cli(capsys, "deal", "--json", "--players", "4", "--dealer", "1", "--dice", "5", "2")
     assert status == 0
