@@ -71,7 +71,12 @@ def test_request_size_a_meld_longer_than_any_is_refused(client, viewer):
     table_id = _table(client, "okey101")
     response = viewer.post(f"/t/{table_id}/opening", headers={"HX-Request": "true"},
                            data={"csrf_token": TOKEN, "melds": " ".join(["R1"] * 60), "indicator": "K4"})
-    assert response.status_code == 422 and "tiles" in response.text
+    assert response.status_code == 422 and "60 × R1" in response.text
+    # no copy too many: 52 tiles, each at most twice, in one line
+    long_meld = " ".join(f"{colour}{number}" for colour in "RB" for number in [*range(1, 14)] * 2)
+    response = viewer.post(f"/t/{table_id}/opening", headers={"HX-Request": "true"},
+                           data={"csrf_token": TOKEN, "melds": long_meld, "indicator": "K4"})
+    assert response.status_code == 422 and "52 tiles given, a meld has at most 13" in response.text
 
 
 @pytest.mark.parametrize("route", ["opening", "win/check", "hand/check", "gosterme"])

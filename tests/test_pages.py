@@ -453,6 +453,34 @@ def test_H4_opening_checker_without_the_ratchet_has_no_fields(editor: FlaskClien
     assert "Opens. Total 115" in text(response.text)
 
 
+def test_H4_opening_checker_takes_the_rules_verdict(client: FlaskClient, store: TableStore) -> None:
+    """The page judges with the rules' check_laid_opening: the table's options and the set's copies count."""
+    table = store.create_table(game="okey101", players=PLAYERS, pin="1234", options={"okey_pair_of_okeys": False})
+    _session(client, table)
+    _indicator(client, table, "Y7")  # the okey is Y8
+    pairs = "Y8 Y8\nR1 R1\nB2 B2\nK3 K3\nY4 Y4"
+    okeys = text(post(client, f"/t/{table}/opening", {"melds": pairs}, headers={"HX-Request": "true"}).text)
+    assert "two okeys are no pair at this table" in okeys and "a meld is illegal" in okeys and "Opens." not in okeys
+    copies = post(client, f"/t/{table}/opening", {"melds": "R11 R12 R13\nR11 R12 R13\nR11 R12 R13\nK1 K2 K3"},
+                  headers={"HX-Request": "true"})
+    assert copies.status_code == 422 and "Impossible: 3 × R11 entered" in text(copies.text)
+    twin = post(client, f"/t/{table}/opening", {"melds": "Y7 Y7\nR1 R1\nB2 B2\nK3 K3\nY4 Y4"},
+                headers={"HX-Request": "true"})
+    assert twin.status_code == 422 and "Y7 is the face-up indicator" in text(twin.text)
+    empty = post(client, f"/t/{table}/opening", {"melds": " | \n"}, headers={"HX-Request": "true"})
+    assert empty.status_code == 422 and "Lay out at least one meld" in text(empty.text)
+    client.set_cookie("lang", "tr")
+    turkish = text(post(client, f"/t/{table}/opening", {"melds": pairs}, headers={"HX-Request": "true"}).text)
+    assert "bu masada iki okey çift sayılmaz" in turkish
+
+
+def test_H4_opening_checker_two_okeys_pair_by_default(editor: FlaskClient, table101: str) -> None:
+    _indicator(editor, table101, "Y7")
+    response = post(editor, f"/t/{table101}/opening", {"melds": "Y8 Y8\nR1 R1\nB2 B2\nK3 K3\nY4 Y4"},
+                    headers={"HX-Request": "true"})
+    assert "Opens. 5 pairs" in text(response.text)
+
+
 def test_H4_opening_checker_needs_an_indicator(client: FlaskClient, table101: str) -> None:
     _session(client)
     assert "indicator" in client.get(f"/t/{table101}/opening").text

@@ -22,7 +22,8 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from companion.rules.errors import RulesError
-from companion.rules.melds import check_laid_meld, check_layout_size, needed_to_open, opening_to_beat
+from companion.rules.melds import OpeningCheck as LaidOpening
+from companion.rules.melds import check_laid_opening, needed_to_open, opening_to_beat
 from companion.rules.options import Okey101Options, OkeyOptions
 from companion.rules.photo import PhotoCheck, PhotoNote, check_photo
 from companion.rules.scoring_101 import OKEY_IN_HAND_POINTS, rack_points, score_okey101_hand
@@ -338,41 +339,46 @@ def okey101_hand_record(table_id: str) -> Response:
 
 @dataclass(frozen=True)
 class OpeningCheck:
-    """The melds laid out, each judged, and whether together they open."""
+    """The rules' verdict on an opening (:func:`check_laid_opening`) and the bars the page shows beside it."""
 
-    verdicts: tuple[Any, ...]
-    total: int
-    pairs: int
+    verdict: LaidOpening
     minimum: int
     pairs_needed: int
     highest_so_far: int | None = None
     most_pairs_so_far: int | None = None
 
     @property
+    def verdicts(self) -> tuple[Any, ...]:
+        return self.verdict.verdicts
+
+    @property
+    def total(self) -> int:
+        return self.verdict.total
+
+    @property
+    def pairs(self) -> int:
+        return sum(1 for v in self.verdicts if v.valid and v.meld is not None and v.meld.kind == "pair")
+
+    @property
     def all_valid(self) -> bool:
-        return all(v.valid for v in self.verdicts)
+        return self.verdict.valid
 
     @property
     def opens(self) -> bool:
-        if not self.verdicts or not self.all_valid:
-            return False
-        if self.pairs == len(self.verdicts):
-            return self.pairs >= self.pairs_needed
-        return self.pairs == 0 and self.total >= self.minimum
+        return self.verdict.opens
 
 
 def check_opening(melds_text: str, *, indicator: str, options: Okey101Options, highest_so_far: int | None = None,
                   most_pairs_so_far: int | None = None) -> OpeningCheck:
-    """Judge each meld (one per line or separated by ``|``) and the opening as a whole (H4); with option
-    ``opening_ratchet`` melds must beat ``highest_so_far`` and pairs ``most_pairs_so_far``."""
+    """Judge each meld (one per line or separated by ``|``) and the opening as a whole (H4) with the rules'
+    :func:`check_laid_opening`; with option ``opening_ratchet`` melds must beat ``highest_so_far`` and pairs
+    ``most_pairs_so_far``."""
     lines = [line for chunk in melds_text.replace("|", "\n").splitlines() if (line := chunk.strip(" ,"))]
-    check_layout_size(len(lines))
-    verdicts = tuple(check_laid_meld(line, indicator=indicator, wrap_13_1=options.wrap_13_1) for line in lines)
-    pairs = sum(1 for v in verdicts if v.valid and v.meld is not None and v.meld.kind == "pair")
-    total = sum(v.value for v in verdicts if v.valid)
+    verdict = check_laid_opening(" | ".join(lines), indicator=indicator, options=options,
+                                 highest_so_far=highest_so_far, most_pairs_so_far=most_pairs_so_far)
     highest = opening_to_beat(options, highest_so_far)
     most_pairs = opening_to_beat(options, most_pairs_so_far, "most_pairs_so_far")
-    return OpeningCheck(verdicts, total, pairs, needed_to_open(options.opening_minimum, highest),
+    return OpeningCheck(verdict, needed_to_open(options.opening_minimum, highest),
                         needed_to_open(options.opening_pairs, most_pairs), highest, most_pairs)
 
 

@@ -556,6 +556,8 @@ WHY_ILLEGAL: dict[str, LazyString] = {
     "a pair is two identical tiles (O5); a meld has at least 3 (O4)":
         _l("a pair is two identical tiles (O5); a meld has at least 3 (O4)"),
     "the 14 tiles do not split into melds or seven pairs": _l("the 14 tiles do not split into melds or seven pairs"),
+    "two okeys are no pair here (okey_pair_of_okeys is off, H4)":
+        _l("two okeys are no pair at this table (the rule “two okeys are a pair” is off, H4)"),
 }
 """The engine's fixed reasons (why a meld is illegal, why a hand does not win), by their English text."""
 
@@ -571,6 +573,10 @@ _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
     (re.compile(r"^impossible hand: (?P<count>\d+) × (?P<tile>\w+), a set has only (?P<limit>\d+)"),
      _l("Impossible: %(count)s × %(tile)s entered, but the set has only %(limit)s of that tile (counting every "
         "tile entered and the indicator).")),
+    (re.compile(r"^impossible hand: 2 × (?P<tile>\w+) and the face-up indicator"),
+     _l("Impossible: 2 × %(tile)s entered, but %(tile)s is the face-up indicator: the set has only two of it.")),
+    (re.compile(r"^impossible opening .*: no melds given"),
+     _l("Lay out at least one meld, one per line.")),
     (re.compile(r"^cannot replace the indicator (?P<old>\w+) by (?P<new>\w+): a wrong declaration this hand was judged "
                 r"with the okey (?P<okey>\w+)"),
      _l("The indicator cannot become %(new)s now: a wrong declaration this hand was judged with %(old)s as the "
