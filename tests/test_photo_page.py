@@ -216,6 +216,29 @@ def test_O5_one_tile_away_is_offered_as_a_tap(client: FlaskClient, app: Flask, t
     assert "One tile away" not in _words(_photo(client, table, expect="14"))
 
 
+def test_O4_one_tile_away_follows_the_tables_wrap_13_1(client: FlaskClient, app: Flask, store: TableStore) -> None:
+    """A tile offered as "the hand wins" must win at this table: R12 R13 R1 is a run only with wrap_13_1, so a
+    table that plays without it is offered nothing (the page offered R12, which check_win refuses there)."""
+    from companion.rules.options import options_for
+    from companion.rules.win import check_win
+
+    codes = "R13 R1 R6 K1 K2 K3 B5 Y5 K5 B9 B10 B11 B12 B13"
+    app.extensions["recognizer"] = Reader(*_row(codes, unsure=(2,)))
+    with client.session_transaction() as session:
+        session["csrf_token"] = TOKEN
+    offered = {}
+    for wrap in (True, False):
+        table_id = store.create_table(game="okey", players=["Ali", "Can", "Deniz", "Ece"], pin="1234",
+                                      options={"wrap_13_1": wrap})
+        store.record(table_id, {"type": "indicator", "tile": "Y3"})
+        page = _photo(client, table_id, expect="14", win_hint="1")
+        offered[wrap] = re.findall(r'data-one-away="picker-tiles-2" data-code="(\w+)"', page)
+    won = codes.replace("R6", "R12")
+    assert check_win(won, indicator="Y3", options=options_for("okey", {"wrap_13_1": True})).winning
+    assert not check_win(won, indicator="Y3", options=options_for("okey", {"wrap_13_1": False})).winning
+    assert offered == {True: ["R12"], False: []}
+
+
 def test_tiles_carry_their_rack_row_for_a_second_photo(client: FlaskClient, app: Flask, table: str) -> None:
     app.extensions["recognizer"] = Reader(*_row("R1 R2 R3"), *_row("K5 K6", top=60))
     page = _photo(client, table)

@@ -22,7 +22,7 @@ page marks them for the user to confirm or fix:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from companion.rules.errors import RulesError
@@ -83,9 +83,13 @@ def _okey(indicator: str) -> str | None:
 
 
 def check_photo(codes: Sequence[str], unsure: Sequence[bool], *, expect: Sequence[int] = (),
-                indicator: str | None = None, win_hint: bool = False) -> PhotoCheck:
+                indicator: str | None = None, win_hint: bool = False,
+                wins: Callable[[Sequence[str], str], bool] | None = None) -> PhotoCheck:
     """The rule checks on ``codes`` (tiles in our notation, in photo order); ``unsure`` marks the tiles
-    read with low confidence, the only ones a "one tile away" hint may change."""
+    read with low confidence, the only ones a "one tile away" hint may change.  ``wins(codes, indicator)``: whether
+    14 tiles win at this table, with its house rules (default: the rule book's, :func:`check_win` with its
+    default options)."""
+    judge = wins or _wins
     notes: list[PhotoNote] = []
     flagged: set[int] = set()
     counts = Counter(codes)
@@ -100,12 +104,12 @@ def check_photo(codes: Sequence[str], unsure: Sequence[bool], *, expect: Sequenc
         notes.append(PhotoNote("count", None, len(codes), tuple(expect)))
     hints: list[OneAway] = []
     okey = _okey(indicator) if indicator else None
-    if win_hint and okey and len(codes) == 14 and not notes and not _wins(codes, str(indicator)):
+    if win_hint and okey and len(codes) == 14 and not notes and not judge(codes, str(indicator)):
         for index in (i for i, u in enumerate(unsure) if u):
-            wins = [code for code in ALL_CODES if code != codes[index] and counts.get(code, 0) < 2
-                    and _wins([*codes[:index], code, *codes[index + 1 :]], str(indicator))]
-            plain = [code for code in wins if code != okey]
-            choices = plain or wins
+            winners = [code for code in ALL_CODES if code != codes[index] and counts.get(code, 0) < 2
+                    and judge([*codes[:index], code, *codes[index + 1 :]], str(indicator))]
+            plain = [code for code in winners if code != okey]
+            choices = plain or winners
             if choices and len(plain) <= MAX_CHOICES:
                 hints.append(OneAway(index, codes[index], tuple(choices)))
     return PhotoCheck(tuple(notes), tuple(sorted(flagged)), tuple(hints[:MAX_HINTS]))

@@ -653,7 +653,24 @@ def _photo_checks(context: dict[str, Any], codes: list[str], unsure: list[bool],
     if state is not None and state.deal.indicator is not None:
         indicator = state.deal.indicator.code
     return check_photo(codes, unsure, expect=tuple(expect), indicator=indicator,
-                       win_hint=form_text("win_hint") == "1" and not part)
+                       win_hint=form_text("win_hint") == "1" and not part,
+                       wins=None if state is None else _wins_at(state))
+
+
+def _wins_at(state: TableState) -> Callable[[Sequence[str], str], bool]:
+    """Whether 14 tiles win at the table of ``state``: its game's ``check`` with its house rules (wrap_13_1,
+    okey_pair_of_okeys: O4, O5); a game without one offers no win."""
+    check = state.spec.ops.get("check")
+
+    def wins(codes: Sequence[str], indicator: str) -> bool:
+        if check is None:
+            return False
+        try:
+            return bool(check({"tiles": " ".join(codes), "indicator": indicator}, state.options).get("winning"))
+        except ValueError:  # RulesError: not a hand this game's check reads
+            return False
+
+    return wins
 
 
 def _photo_note(note: PhotoNote) -> str:
