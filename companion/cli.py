@@ -196,8 +196,9 @@ def render_opening(result: Mapping[str, Any]) -> str:
 def render_meld(result: Mapping[str, Any]) -> str:
     if "verdicts" in result:
         lines = [
-            f"  {' '.join(v.get('tiles', []))}: {'valid' if v['valid'] else 'INVALID'}, {v['value']}"
+            f"  {' '.join(v.get('tiles') or v.get('cards', '').split())}: valid, {v['value']}"
             + (f" ({v['reason']})" if v.get("reason") else "")
+            if v["valid"] else f"  INVALID: {v['reason']}"
             for v in result["verdicts"]
         ]
         verdict = "opens" if result["opens"] else "does not open"

@@ -232,6 +232,44 @@ def test_M4_web_opening_checker(client: FlaskClient, store: TableStore):
     assert "'QX'" in bad
 
 
+def test_M6_T6_hand_form_refuses_cards_for_the_player_who_went_out(client: FlaskClient, store: TableStore):
+    """Whoever went out holds no cards (M6, T6): cards given for them are the engine's to refuse, as the batch
+    score refuses them — the form dropped them and recorded the hand."""
+    hand = {"finisher": 0, "rami_sec": False, "players": [{"opened": True, "cards": "KD QS"},
+                                                          {"opened": True, "cards": "5C"}]}
+    assert "went out but still holds KD QS" in answer({"op": "score", "game": "rami40", "hand": hand})["error"]
+    rami = _table(client, store, "rami40", players=PLAYERS[:2])
+    refused = post(client, f"/t/{rami}/cards", {"finisher": "0", "cards0": "KD QS", "cards1": "5C"})
+    assert refused.status_code == 422 and "Player 1 went out, so no cards are left in their hand" in text(refused.text)
+    assert store.get(rami).hands == ()
+    turkish = _table(client, store, "turkish", players=PLAYERS[:2])
+    preview = post(client, f"/t/{turkish}/cards/check", {"finisher": "1", "cards0": "5C", "points1": "12"})
+    assert preview.status_code == 422 and "clear the cards (12)" in text(preview.text)
+    assert post(client, f"/t/{turkish}/cards", {"finisher": "1", "cards0": "5C", "points1": "0"}).status_code == 303
+    client.set_cookie("lang", "ru")
+    russian = post(client, f"/t/{rami}/cards/check", {"finisher": "0", "cards0": "KD", "cards1": "5C"})
+    assert "Игрок 1 вышел" in text(russian.text)
+
+
+def test_T3_M4_opening_checker_counts_the_laid_cards_against_the_deck(client: FlaskClient, store: TableStore):
+    """The melds as laid are judged with the cards together, as the game's opening judges a hand: no more jokers
+    or copies of a card than the game's deck holds (T1, M1) — the page said "Opens" for three jokers in Turkish
+    Rummy, whose deck has two."""
+    turkish = _table(client, store, "turkish")
+    jokers = "* 7S 8S\n* 7H 8H\n* 7D 8D"
+    assert "only 2 jokers" in answer({"op": "opening", "game": "turkish", "cards": jokers.replace("\n", " ")})["error"]
+    page = text(post(client, f"/t/{turkish}/cards/opening", {"melds": jokers}).text)
+    assert "Opens" not in page and "Impossible: 3 jokers entered, but the game has only 2" in page
+    copies = text(post(client, f"/t/{turkish}/cards/opening", {"melds": "7S 8S 9S\n7S 8S 9S\n7S 8S 9S"}).text)
+    assert "Opens" not in copies and "Impossible: 3 × 7S entered, but the cards of this game hold only 2" in copies
+    rami = _table(client, store, "rami40")
+    four = text(post(client, f"/t/{rami}/cards/opening", {"melds": "\n".join(["7S 8S 9S"] * 4)}).text)
+    assert "Opens" not in four and "4 × 7S" in four
+    assert "Opens: 63 ≥ 40" in text(post(client, f"/t/{rami}/cards/opening", {"melds": jokers}).text), "4 jokers"
+    client.set_cookie("lang", "tr")
+    assert "Olanaksız: 3 joker girildi" in text(post(client, f"/t/{turkish}/cards/opening", {"melds": jokers}).text)
+
+
 def test_M_web_forms_of_other_games_are_refused(client: FlaskClient, store: TableStore):
     okey = _table(client, store, "okey")
     assert client.get(f"/t/{okey}/cards").status_code == 422

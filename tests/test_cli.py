@@ -65,6 +65,42 @@ def test_H4_opening_ratchet_on_the_command_line(capsys):
     assert status != 0 and "invalid highest_so_far -5" in err
 
 
+def test_H4_meld_command_follows_okey_pair_of_okeys(capsys):
+    """One pair of okeys on the command line is judged with the table's options, as an opening of pairs is."""
+    status, out, _ = run_cli(capsys, "meld", "--game", "101", "--indicator", "R4", "R5", "R5")
+    assert status == 0 and out.startswith("valid meld worth 26")
+    status, out, _ = run_cli(capsys, "meld", "--game", "101", "--indicator", "R4", "-o", "okey_pair_of_okeys=false",
+                             "R5", "R5")
+    assert status == 0 and out.startswith("invalid meld: illegal pair: [R5, R5] (two okeys are no pair here")
+    status, out, _ = run_cli(capsys, "meld", "--game", "101", "--indicator", "R4", "-o", "okey_pair_of_okeys=false",
+                             *"R5 R5 | K1 K1".split())
+    assert "  INVALID: illegal pair: [R5, R5]" in out and "  K1 K1: valid, 2" in out
+
+
+@pytest.mark.parametrize(("game", "laid", "verdict"), [
+    ("rami40", "KH KS KD | 7S 8S 9S", "opens: melds worth 54 (at least 40, M2)"),
+    ("rami51", "KH KS KD | 7S 8S 9S", "opens: melds worth 54 (at least 51, M2)"),
+    ("rami51", "KH KS KD | 2S 3S 4S", "does not open: melds worth 39, 51 needed (M2)"),
+    ("turkish", "* 7S 8S | 5D 6D 7D", "does not open: melds worth 39, 40 needed (T3)"),
+    ("turkish", "KH KS KD | 7H 7H 7C", "does not open: illegal set: [7H, 7H, 7C]"),
+])
+def test_M2_T3_meld_command_judges_melds_as_laid(capsys, game, laid, verdict):
+    """``|`` separates melds for the card games too (M2/M4, T3): each judged, and the total against the opening."""
+    status, out, _ = run_cli(capsys, "meld", "--game", game, *laid.split())
+    assert status == 0 and verdict in out
+    result = batch({"op": "meld", "game": game, "cards": laid})[0]
+    assert verdict in result["reason"] and len(result["verdicts"]) == 2
+
+
+def test_M1_T1_meld_command_counts_the_laid_cards_against_the_deck(capsys):
+    status, _, err = run_cli(capsys, "meld", "--game", "turkish", *"* 7S 8S | * 7H 8H | * 7D 8D".split())
+    assert status != 0 and "3 × *, but the game has only 2 jokers" in err
+    status, _, err = run_cli(capsys, "meld", "--game", "rami40", *("7S 8S 9S | " * 4).rstrip(" |").split())
+    assert status != 0 and "4 × 7S, but 3 decks hold only 3" in err
+    status, _, err = run_cli(capsys, "meld", "--game", "rami40", "|")
+    assert status != 0 and "no melds given" in err
+
+
 def test_O2_deal_command_reproduces_the_seed(capsys):
     status, out, _ = run_cli(capsys, "deal", "--json", "--players", "4", "--dealer", "1", "--dice", "5", "2")
     assert status == 0

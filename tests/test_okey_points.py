@@ -283,7 +283,7 @@ def test_O7_web_hand_form_previews_records_and_explains(client: FlaskClient, sto
     preview = post(client, f"/t/{points_table}/points/check", fields)
     assert preview.status_code == 200 and "Can keeps R5 K7 → 12." in text(preview.text)
     wrong = post(client, f"/t/{points_table}/points/check", {**fields, "rack0": "K1"})
-    assert wrong.status_code == 422 and "must be empty" in text(wrong.text)
+    assert wrong.status_code == 422 and "Whoever finished has no tiles left: clear the tiles (K1)" in text(wrong.text)
     recorded = post(client, f"/t/{points_table}/points", fields)
     assert recorded.status_code == 303
     state = store.get(points_table)

@@ -156,7 +156,7 @@ def test_R6_web_hand_form_previews_records_and_explains(client: FlaskClient, sto
     preview = post(client, f"/t/{rummikub_table}/rummikub/check", fields)
     assert preview.status_code == 200 and "Can keeps R5 J: −35." in text(preview.text)
     wrong = post(client, f"/t/{rummikub_table}/rummikub/check", {**fields, "rack0": "K1"})
-    assert wrong.status_code == 422
+    assert wrong.status_code == 422 and "Player 1 won, so their rack is empty: clear the tiles (K1)" in text(wrong.text)
     recorded = post(client, f"/t/{rummikub_table}/rummikub", fields)
     assert recorded.status_code == 303
     assert store.get(rummikub_table).totals == (47, -35, -12)

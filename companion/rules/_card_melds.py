@@ -22,7 +22,8 @@ from typing import Any, Literal
 from companion.rules.cards import JOKER, SUITS, Card, CardsLike, Suit, card_from_index, cards_like, format_cards
 from companion.rules.errors import ImpossibleHandError
 
-__all__ = ["MeldRules", "MeldCheck", "Opening", "check_meld", "best_melds", "rank_value", "run_readings"]
+__all__ = ["MeldRules", "MeldCheck", "LaidMelds", "Opening", "check_meld", "judge_laid", "laid_melds", "best_melds",
+           "rank_value", "run_readings"]
 
 Kind = Literal["set", "run"]
 MAX_HAND = 24
@@ -78,6 +79,55 @@ class MeldCheck:
             "reason": self.reason,
             "stands_for": format_cards(self.stands_for),
         }
+
+
+@dataclass(frozen=True)
+class LaidMelds:
+    """Melds as laid at an opening (M2/M4, T3): each one's verdict, their total and whether it reaches ``minimum``."""
+
+    verdicts: tuple[MeldCheck, ...]
+    total: int
+    minimum: int
+    opens: bool
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """``valid`` and ``value`` (= ``total``) answer like a single meld's verdict does."""
+        return {"valid": all(v.valid for v in self.verdicts), "value": self.total,
+                "verdicts": [v.to_dict() for v in self.verdicts], "total": self.total, "minimum": self.minimum,
+                "opens": self.opens, "reason": self.reason}
+
+
+def laid_melds(melds: str | Sequence[CardsLike]) -> list[tuple[Card, ...]]:
+    """Melds laid out on the table, separated by ``|`` (or given one by one).
+
+    >>> laid_melds("KH KS KD | 7S 8S 9S")
+    [(KH, KS, KD), (7S, 8S, 9S)]
+    """
+    parts = [part for part in melds.split("|") if part.strip()] if isinstance(melds, str) else list(melds)
+    if not parts:
+        raise ImpossibleHandError(f"impossible melds {melds!r}: no melds given; separate melds with '|'")
+    return [cards_like(part) for part in parts]
+
+
+def judge_laid(melds: Sequence[tuple[Card, ...]], rules: MeldRules, minimum: int, rule: str) -> LaidMelds:
+    """Each meld of an opening judged (:func:`check_meld`), and whether together they are worth ``minimum``
+    (``rule``: the rule quoted).  The caller has counted the cards against its game's deck.
+
+    >>> rami = MeldRules(max_jokers=1, low_ace=1)
+    >>> judge_laid(laid_melds("KH KS KD | 2S 3S 4S"), rami, 40, "M2").reason
+    'does not open: melds worth 39, 40 needed (M2)'
+    >>> judge_laid(laid_melds("KH KS KD | 7S 8S 9S"), rami, 40, "M2").reason
+    'opens: melds worth 54 (at least 40, M2)'
+    """
+    verdicts = tuple(check_meld(meld, rules) for meld in melds)
+    total = sum(v.value for v in verdicts if v.valid)
+    invalid = [v for v in verdicts if not v.valid]
+    if invalid:
+        return LaidMelds(verdicts, total, minimum, False, f"does not open: {invalid[0].reason}")
+    if total >= minimum:
+        return LaidMelds(verdicts, total, minimum, True, f"opens: melds worth {total} (at least {minimum}, {rule})")
+    return LaidMelds(verdicts, total, minimum, False, f"does not open: melds worth {total}, {minimum} needed ({rule})")
 
 
 def _illegal(cards: tuple[Card, ...], kind: str, why: str) -> MeldCheck:

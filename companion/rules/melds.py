@@ -52,6 +52,7 @@ __all__ = [
     "MeldVerdict",
     "OpeningCheck",
     "check_laid_meld",
+    "check_meld_101",
     "find_meld",
     "check_laid_opening",
     "opening_to_beat",
@@ -448,11 +449,21 @@ def _laid_melds(melds: str | Sequence[TilesLike]) -> list[tuple[Tile, ...]]:
     return [tiles_like(part) for part in parts]
 
 
-def _opening_verdict(meld: tuple[Tile, ...], indicator: TileLike, options: Okey101Options) -> MeldVerdict:
-    verdict = check_laid_meld(meld, indicator=indicator, wrap_13_1=options.wrap_13_1)
+def check_meld_101(meld: TilesLike, *, indicator: TileLike, options: Okey101Options | None = None) -> MeldVerdict:
+    """One meld as laid at a 101 table, judged with the table's options: runs 12-13-1 (``wrap_13_1``, H1) and two okeys
+    as a pair (``okey_pair_of_okeys``, H4).
+
+    >>> check_meld_101("R5 R5", indicator="R4").reason
+    'legal pair worth 26'
+    >>> check_meld_101("R5 R5", indicator="R4", options=Okey101Options(okey_pair_of_okeys=False)).reason
+    'illegal pair: [R5, R5] (two okeys are no pair here (okey_pair_of_okeys is off, H4))'
+    """
+    chosen = options or Okey101Options()
+    tiles = tiles_like(meld)
+    verdict = check_laid_meld(tiles, indicator=indicator, wrap_13_1=chosen.wrap_13_1)
     wilds = Wilds.from_indicator(indicator)
-    if len(meld) == 2 and all(wilds.is_wild(t) for t in meld) and not options.okey_pair_of_okeys:
-        return _illegal("pair", meld, "two okeys are no pair here (okey_pair_of_okeys is off, H4)")
+    if len(tiles) == 2 and all(wilds.is_wild(t) for t in tiles) and not chosen.okey_pair_of_okeys:
+        return _illegal("pair", tiles, "two okeys are no pair here (okey_pair_of_okeys is off, H4)")
     return verdict
 
 
@@ -512,7 +523,7 @@ def check_laid_opening(
     if not laid:
         raise ImpossibleHandError(f"impossible opening {melds!r}: no melds given; separate melds with '|'")
     Wilds.from_indicator(indicator).check_counts([t for meld in laid for t in meld])
-    verdicts = tuple(_opening_verdict(m, indicator, chosen) for m in laid)
+    verdicts = tuple(check_meld_101(m, indicator=indicator, options=chosen) for m in laid)
     total = sum(v.value for v in verdicts)
     invalid = [v for v in verdicts if not v.valid]
     pairs = [v for v in verdicts if v.meld is not None and v.meld.kind == "pair"]

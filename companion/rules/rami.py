@@ -34,7 +34,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from companion.rules._card_melds import MeldCheck, MeldRules, Opening, best_melds, check_meld, run_readings
+from companion.rules._card_melds import (
+    LaidMelds,
+    MeldCheck,
+    MeldRules,
+    Opening,
+    best_melds,
+    check_meld,
+    judge_laid,
+    laid_melds,
+    run_readings,
+)
 from companion.rules._card_sheet import (
     CardStandings,
     DealInstructions,
@@ -63,6 +73,7 @@ __all__ = [
     "Rami51Options",
     "PROFILES",
     "RamiOpening",
+    "check_rami_laid",
     "JokerSwap",
     "GoingOut",
     "RamiHandScore",
@@ -179,6 +190,23 @@ class RamiOpening:
             "left": format_cards(self.best.left),
             "reasons": [meld.reason for meld in self.best.melds],
         }
+
+
+def check_rami_laid(melds: str | Sequence[CardsLike], options: RamiOptions | None = None) -> LaidMelds:
+    """M2/M4: melds as laid at an opening (separated by ``|``), their cards counted together against the deck (M1),
+    each judged, and whether together they reach ``options.opening``.
+
+    >>> check_rami_laid("KH KS KD | 7S 8S 9S").reason
+    'opens: melds worth 54 (at least 40, M2)'
+    >>> check_rami_laid("7S 8S 9S | 7S 8S 9S | 7S 8S 9S | 7S 8S 9S")
+    Traceback (most recent call last):
+    ...
+    companion.rules.errors.ImpossibleHandError: impossible cards: 4 × 7S, but 3 decks hold only 3 (Rami with this many players plays 3 decks + 4 jokers = 160 cards)
+    """
+    options = _options(options)
+    laid = laid_melds(melds)
+    check_deal_counts([tuple(card for meld in laid for card in meld)], rami_deck(max(PLAYERS), options), "Rami")
+    return judge_laid(laid, RAMI_MELDS, options.opening, "M2")
 
 
 def best_rami_opening(cards: CardsLike, options: RamiOptions | None = None) -> RamiOpening:

@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from companion.rules._card_melds import MeldCheck, MeldRules, best_melds, check_meld
+from companion.rules._card_melds import LaidMelds, MeldCheck, MeldRules, best_melds, check_meld, judge_laid, laid_melds
 from companion.rules._card_sheet import (
     CardStandings,
     DealInstructions,
@@ -56,6 +56,7 @@ __all__ = [
     "TurkishHandScore",
     "turkish_melds",
     "check_turkish_meld",
+    "check_turkish_laid",
     "best_turkish_opening",
     "turkish_joker_swap",
     "turkish_going_out",
@@ -122,6 +123,23 @@ def turkish_melds(options: TurkishOptions | None = None) -> MeldRules:
 def check_turkish_meld(cards: CardsLike, options: TurkishOptions | None = None) -> MeldCheck:
     """T2/T4: one meld's verdict and value."""
     return check_meld(cards, turkish_melds(options))
+
+
+def check_turkish_laid(melds: str | Sequence[CardsLike], options: TurkishOptions | None = None) -> LaidMelds:
+    """T3: melds as laid at an opening (separated by ``|``), their cards counted together against the deck (T1),
+    each judged, and whether together they reach ``options.opening``.
+
+    >>> check_turkish_laid("* 7S 8S | * 7H 8H | 5D 6D 7D").reason
+    'opens: melds worth 60 (at least 40, T3)'
+    >>> check_turkish_laid("* 7S 8S | * 7H 8H | * 7D 8D")
+    Traceback (most recent call last):
+    ...
+    companion.rules.errors.ImpossibleHandError: impossible cards: 3 × *, but the game has only 2 jokers (Turkish Rummy with this many players plays 2 decks + 2 jokers = 106 cards)
+    """
+    options = _options(options)
+    laid = laid_melds(melds)
+    check_deal_counts([tuple(card for meld in laid for card in meld)], DECK, "Turkish Rummy")
+    return judge_laid(laid, turkish_melds(options), options.opening, "T3")
 
 
 def best_turkish_opening(cards: CardsLike, options: TurkishOptions | None = None) -> RamiOpening:

@@ -68,8 +68,8 @@ def _finisher(state: TableState, *, allow_none: bool) -> int | None:
 def _rami_hand(state: TableState) -> dict[str, Any]:
     """The Rami hand record (M6/M7): finisher (or none: stock out), rami sec, each player's cards."""
     finisher = _finisher(state, allow_none=True)
-    players = [{"opened": f"notopened{seat}" not in request.form, "cards": "" if seat == finisher else
-                _cards_of(state, seat)} for seat in range(len(state.players))]
+    players = [{"opened": f"notopened{seat}" not in request.form, "cards": _cards_of(state, seat)}
+               for seat in range(len(state.players))]
     return {"finisher": finisher, "rami_sec": "rami_sec" in request.form, "players": players}
 
 
@@ -88,7 +88,7 @@ def _rami_form(record: Mapping[str, Any]) -> dict[str, str]:
 def _turkish_hand(state: TableState) -> dict[str, Any]:
     """The Turkish Rummy hand record (T6/T7): finisher, Rummy, each player's cards."""
     finisher = _finisher(state, allow_none=False)
-    players = [{"cards": "" if seat == finisher else _cards_of(state, seat)} for seat in range(len(state.players))]
+    players = [{"cards": _cards_of(state, seat)} for seat in range(len(state.players))]
     return {"finisher": finisher, "rummy": "rummy" in request.form, "players": players}
 
 
@@ -168,12 +168,10 @@ def opening(table_id: str) -> Response:
             context["best"] = state.spec.ops["opening"]({"cards": hand_text}, state.options)
         melds_text = form_text("melds")
         if melds_text:
-            verdicts = [state.spec.ops["meld"]({"cards": meld}, state.options)
-                        for meld in _MELD_SPLIT.split(melds_text) if meld]
-            total = sum(verdict["value"] for verdict in verdicts if verdict["valid"])
-            minimum = int(getattr(state.options, "opening", 0))
-            context["laid"] = {"verdicts": verdicts, "total": total, "minimum": minimum,
-                               "opens": total >= minimum and all(v["valid"] for v in verdicts)}
+            # the game's own judgement of melds as laid (M2/M4, T3): each meld, the cards counted together
+            # against the deck (M1, T1), the total against the opening
+            melds = " | ".join(meld for meld in _MELD_SPLIT.split(melds_text) if meld)
+            context["laid"] = state.spec.ops["meld"]({"cards": melds, "laid": True}, state.options)
     except ValueError as error:
         context["error"] = engine_text(str(error))
     return render("cards_opening.html", block="verdict" if request.method == "POST" else None, **context)

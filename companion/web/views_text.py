@@ -575,8 +575,23 @@ _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
         "tile entered and the indicator).")),
     (re.compile(r"^impossible hand: 2 × (?P<tile>\w+) and the face-up indicator"),
      _l("Impossible: 2 × %(tile)s entered, but %(tile)s is the face-up indicator: the set has only two of it.")),
-    (re.compile(r"^impossible opening .*: no melds given"),
+    (re.compile(r"^impossible (?:opening|melds) .*: no melds given"),
      _l("Lay out at least one meld, one per line.")),
+    (re.compile(r"^impossible cards: (?P<count>\d+) × \*, but the game has only (?P<limit>\d+) jokers?\b"),
+     _l("Impossible: %(count)s jokers entered, but the game has only %(limit)s (counting every card entered).")),
+    (re.compile(r"^impossible cards: (?P<count>\d+) × (?P<card>\w+), but (?:1 deck holds|\d+ decks hold) only "
+                r"(?P<limit>\d+)"),
+     _l("Impossible: %(count)s × %(card)s entered, but the cards of this game hold only %(limit)s of that card "
+        "(counting every card entered).")),
+    (re.compile(r"^player (?P<n>\d+) is the winner but the rack holds (?P<tiles>[^:]+): the winner emptied the rack"),
+     _l("Player %(n)s won, so their rack is empty: clear the tiles (%(tiles)s) of player %(n)s, or tap who really "
+        "won.")),
+    (re.compile(r"^the finisher's rack must be empty \(they completed it\), got '(?P<tiles>[^']*)' for seat (?P<seat>\d+)"),
+     _l("Whoever finished has no tiles left: clear the tiles (%(tiles)s) of the player who finished, or tap who "
+        "really finished.")),
+    (re.compile(r"^player (?P<n>\d+) went out but still holds (?P<cards>.+); give '' for the finisher"),
+     _l("Player %(n)s went out, so no cards are left in their hand: clear the cards (%(cards)s) or the value of "
+        "player %(n)s, or tap who really went out.")),
     (re.compile(r"^cannot replace the indicator (?P<old>\w+) by (?P<new>\w+): a wrong declaration this hand was judged "
                 r"with the okey (?P<okey>\w+)"),
      _l("The indicator cannot become %(new)s now: a wrong declaration this hand was judged with %(old)s as the "

@@ -37,6 +37,7 @@ def int_field(request: Mapping[str, Any], name: str, default: int) -> int:
 def card_ops(
     *,
     meld: Callable[[Any, Any], Any],
+    laid: Callable[[Any, Any], Any],
     opening: Callable[[Any, Any], Any],
     going_out: Callable[..., Any],
     joker: Callable[..., Any],
@@ -45,10 +46,16 @@ def card_ops(
     """The operations of a card game, from its engine's functions."""
 
     def op_meld(request: Mapping[str, Any], options: Any) -> dict[str, Any]:
-        """Batch/CLI ``meld``: is this one meld valid, and its opening value ({"cards": "QH KH AH"})."""
-        verdict = meld(cards_field(request), options)
-        return {"valid": verdict.valid, "value": verdict.value, "reason": verdict.reason, "kind": verdict.kind,
-                "cards": verdict.to_dict()["cards"], "stands_for": verdict.to_dict()["stands_for"]}
+        """Batch/CLI ``meld``: is this one meld valid, and its opening value ({"cards": "QH KH AH"}).  Several melds
+        separated by ``|`` (or ``"laid": true``) are melds as laid at an opening: their cards counted together against
+        the deck, each judged, and whether their total reaches the opening."""
+        cards = cards_field(request)
+        if (isinstance(cards, str) and "|" in cards) or flag_field(request, "laid", False):
+            laid_result: dict[str, Any] = laid(cards, options).to_dict()
+            return laid_result
+        verdict = meld(cards, options)
+        result: dict[str, Any] = verdict.to_dict()
+        return result
 
     def op_opening(request: Mapping[str, Any], options: Any) -> dict[str, Any]:
         """Batch/CLI ``opening``: the best opening of a hand — the most a set of disjoint melds is worth."""

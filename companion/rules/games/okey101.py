@@ -16,7 +16,7 @@ from companion.rules.errors import InvalidEventError
 from companion.rules.games.okey import op_check
 from companion.rules.games.tile_deal import DEAL_EVENTS, DEAL_OPS, hand_with_indicator
 from companion.rules.match import Okey101Standings, okey101_standings
-from companion.rules.melds import check_laid_meld, check_laid_opening
+from companion.rules.melds import check_laid_opening, check_meld_101
 from companion.rules.opening import best_opening
 from companion.rules.options import Okey101Options
 from companion.rules.registry import EventRule, GameSpec, Templates, register, request_field
@@ -103,7 +103,7 @@ def op_meld(request: Mapping[str, Any], options: Any) -> dict[str, Any]:
     indicator: Any = request.get("indicator")
     if isinstance(tiles, str) and "|" in tiles:
         return check_laid_opening(tiles, indicator=indicator, options=options, **_so_far(request)).to_dict()
-    return check_laid_meld(tiles, indicator=indicator, wrap_13_1=options.wrap_13_1).to_dict()
+    return check_meld_101(tiles, indicator=indicator, options=options).to_dict()
 
 
 SPEC = register(GameSpec(

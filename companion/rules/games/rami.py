@@ -13,6 +13,7 @@ from companion.rules.rami import (
     Rami51Options,
     RamiOptions,
     best_rami_opening,
+    check_rami_laid,
     check_rami_meld,
     rami_deal,
     rami_going_out,
@@ -39,8 +40,8 @@ def _joker(meld: Any, cards: Any, *, opened: bool, options: Any) -> Any:
     return rami_joker_swap(meld, cards, opened=opened)
 
 
-OPS = card_ops(meld=lambda cards, options: check_rami_meld(cards), opening=best_rami_opening,
-               going_out=rami_going_out, joker=_joker, deal=rami_deal)
+OPS = card_ops(meld=lambda cards, options: check_rami_meld(cards), laid=check_rami_laid,
+               opening=best_rami_opening, going_out=rami_going_out, joker=_joker, deal=rami_deal)
 
 TEMPLATES = Templates(hand="rami_hand.html", form="cards.hand", actions="games/cards_actions.html", tools="games/cards_tools.html")
 

@@ -11,6 +11,7 @@ from companion.rules.turkish import (
     PROFILES,
     TurkishOptions,
     best_turkish_opening,
+    check_turkish_laid,
     check_turkish_meld,
     score_turkish_hand,
     turkish_deal,
@@ -44,6 +45,6 @@ SPEC = register(GameSpec(
     pass_deal=turkish_pass_deal,
     templates=Templates(hand="turkish_hand.html", form="cards.hand", actions="games/cards_actions.html", tools="games/cards_tools.html"),
     hand_fields=TURKISH_HAND_SCHEMA,
-    ops=card_ops(meld=check_turkish_meld, opening=best_turkish_opening, going_out=turkish_going_out,
-                 joker=turkish_joker_swap, deal=turkish_deal),
+    ops=card_ops(meld=check_turkish_meld, laid=check_turkish_laid, opening=best_turkish_opening,
+                 going_out=turkish_going_out, joker=turkish_joker_swap, deal=turkish_deal),
 ))
