@@ -305,3 +305,44 @@ def test_M2_batch_deal_with_the_current_dealer():
     deal = answer({"op": "deal", "game": "rami40", "players": 4, "hand": 3, "current_dealer": 2})
     assert (deal["dealer"], deal["starter"], deal["hand"]) == (2, 1, 3)
     assert "invalid dealer 9" in answer({"op": "deal", "game": "rami40", "players": 4, "current_dealer": 9})["error"]
+
+
+@pytest.mark.parametrize("lang", ["tr", "ru", "th"])
+def test_M3_M4_T2_card_meld_reasons_are_translated(app, lang: str) -> None:
+    """Every reason the card rummies give for a meld (its value worked out, or why it is illegal) reaches the
+    opening checker in the reader's language: no English left for any meld of 2-6 cards, jokers included."""
+    import random
+
+    from flask_babel import force_locale
+
+    from companion.rules.rami import check_rami_meld
+    from companion.rules.turkish import check_turkish_meld
+    from companion.web.views_text import engine_text
+
+    rng = random.Random(20261207)
+    deck = [f"{rank}{suit}" for rank in ("A", *map(str, range(2, 11)), "J", "Q", "K") for suit in "SHDC"] + ["*"] * 3
+    reasons = set()
+    for _ in range(3000):
+        cards = rng.sample(deck, rng.randint(2, 6)) if rng.random() < 0.5 else _near_meld(rng)
+        for check in (check_rami_meld, check_turkish_meld):
+            reasons.add(check(" ".join(cards)).reason)
+    assert len(reasons) > 200
+    with app.test_request_context(), force_locale(lang):
+        # why a meld is illegal, left in English
+        english_why = re.compile(r"\((?:two|a|the|only|neither) [^()]*\)$|never wraps")
+        untranslated = sorted(r for r in reasons if engine_text(r) == r or english_why.search(engine_text(r)))
+    assert not untranslated, untranslated[:5]
+
+
+def _near_meld(rng) -> list[str]:
+    """Cards close to a meld: a run or a set with a card changed, a joker in, or one too many."""
+    ranks = ("A", *map(str, range(2, 11)), "J", "Q", "K")
+    if rng.random() < 0.5:
+        start, suit = rng.randrange(13), rng.choice("SHDC")
+        cards = [ranks[(start + i) % 13] + suit for i in range(rng.randint(3, 5))]
+    else:
+        rank = rng.choice(ranks)
+        cards = [rank + s for s in rng.sample("SHDC", rng.randint(3, 4))]
+    for _ in range(rng.randint(0, 2)):
+        cards[rng.randrange(len(cards))] = rng.choice(["*", rng.choice(ranks) + rng.choice("SHDC"), cards[0]])
+    return cards

@@ -558,8 +558,70 @@ WHY_ILLEGAL: dict[str, LazyString] = {
     "the 14 tiles do not split into melds or seven pairs": _l("the 14 tiles do not split into melds or seven pairs"),
     "two okeys are no pair here (okey_pair_of_okeys is off, H4)":
         _l("two okeys are no pair at this table (the rule “two okeys are a pair” is off, H4)"),
+    # the card rummies (M3/M4, T2)
+    "a meld needs at least one real card besides jokers": _l("a meld needs at least one real card besides jokers"),
+    "neither a set (one rank, distinct suits) nor a run (one suit, consecutive)":
+        _l("neither a set (one rank, distinct suits) nor a run (one suit, consecutive)"),
+    "a set is one rank": _l("a set is one rank"),
+    "a run is one suit": _l("a run is one suit"),
+    "K-A-2 never wraps: the ace is low in A-2-3 or high in Q-K-A":
+        _l("K-A-2 never wraps: the ace is low in A-2-3 or high in Q-K-A"),
+    "two aces: the ace is low in A-2-3 or high in Q-K-A, never both":
+        _l("two aces: the ace is low in A-2-3 or high in Q-K-A, never both"),
 }
 """The engine's fixed reasons (why a meld is illegal, why a hand does not win), by their English text."""
+
+_WHY_PATTERNS: tuple[tuple[re.Pattern[str], LazyString], ...] = (
+    (re.compile(r"^a meld needs at least 3 cards, this has (?P<n>\d+)$"), _l("a meld needs at least 3 cards, this has %(n)s")),
+    (re.compile(r"^only one joker per meld, this has (?P<n>\d+)$"), _l("only one joker per meld, this has %(n)s")),
+    (re.compile(r"^only (?P<k>\d+) jokers per meld, this has (?P<n>\d+)$"),
+     _l("at most %(k)s jokers per meld, this has %(n)s")),
+    (re.compile(r"^a set has 3 or 4 cards, this has (?P<n>\d+)$"), _l("a set has 3 or 4 cards, this has %(n)s")),
+    (re.compile(r"^two (?P<card>\w+): every card of a set needs a different suit$"),
+     _l("two %(card)s: every card of a set needs a different suit")),
+    (re.compile(r"^two (?P<card>\w+): a run holds each card once$"), _l("two %(card)s: a run holds each card once")),
+    (re.compile(r"^a run has at most 13 cards \(A-K or 2-A\), this has (?P<n>\d+)$"),
+     _l("a run has at most 13 cards (A-K or 2-A), this has %(n)s")),
+    (re.compile(r"^the cards are not consecutive; (?P<n>\d+) jokers? cannot fill the gaps$"),
+     _l("the cards are not consecutive; the jokers (%(n)s) cannot fill the gaps")),
+)
+"""The card rummies' reasons with numbers or cards in them (why a meld is illegal), by pattern."""
+
+_RANK_NAMES = {"aces": "A", "jacks": "J", "queens": "Q", "kings": "K"}
+
+
+def _why(why: str) -> str:
+    """Why a meld is illegal, in the reader's language where the reason is one the engine gives."""
+    if why in WHY_ILLEGAL:
+        return str(WHY_ILLEGAL[why])
+    for pattern, template in _WHY_PATTERNS:
+        found = pattern.match(why)
+        if found:
+            return str(template) % found.groupdict()
+    return why
+
+
+def _joker_note(standing_for: str | None) -> str:
+    return "" if not standing_for else str(_l(" (joker: %(cards)s)")) % {"cards": standing_for.replace(" or ", " / ")}
+
+
+def _card_set(found: re.Match[str]) -> str:
+    rank = _RANK_NAMES.get(found["name"], found["name"].removesuffix("s"))
+    return str(_l("set of %(n)s × %(rank)s%(joker)s: %(sum)s")) % {
+        "n": found["n"], "rank": rank, "joker": _joker_note(found["as"]), "sum": found["sum"]}
+
+
+def _card_run(found: re.Match[str]) -> str:
+    return str(_l("run %(cards)s%(joker)s: %(sum)s")) % {
+        "cards": found["cards"], "joker": _joker_note(found["as"]), "sum": found["sum"]}
+
+
+_CARD_MELDS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+    (re.compile(r"^set of (?P<n>\d+) (?P<name>aces|jacks|queens|kings|\d+s)(?: \(the jokers? as (?P<as>[^)]*)\))?: "
+                r"(?P<sum>[\d +=]+)$"), _card_set),
+    (re.compile(r"^run (?P<cards>[\w-]+)(?: \(the joker as (?P<as>[^)]*)\))?: (?P<sum>[\d +=]+)$"), _card_run),
+)
+"""A card meld's value as the card rummies explain it (M4, T2): "set of 3 kings: 10 + 10 + 10 = 30"."""
 
 _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
     (re.compile(r"^illegal (?P<kind>meld|set|run|pair): (?P<tiles>\[[^\]]*\]) \((?P<why>.*)\)$"),
@@ -673,13 +735,16 @@ def engine_text(message: str) -> str:
         return str(WHY_ILLEGAL[message])
     if message in PHOTO_WORDS:
         return str(PHOTO_WORDS[message])
+    for card_meld, explained in _CARD_MELDS:
+        if found_meld := card_meld.match(message):
+            return explained(found_meld)
     for pattern, template in _ENGINE_MESSAGES:
         found = pattern.match(message)
         if found:
             params = found.groupdict()
             if "kind" in params:
                 params["kind"] = str(MELD_KINDS[params["kind"]])
-                params["why"] = str(WHY_ILLEGAL.get(params["why"], params["why"]))
+                params["why"] = _why(params["why"])
             if "option" in params:
                 params["option"] = str(OPTION_TEXT.get(params["option"], (params["option"],))[0])
                 params["allowed"] = {"true or false": "✓ / ✗"}.get(params["allowed"], params["allowed"])
