@@ -23,7 +23,7 @@ from companion.rules.registry import GameSpec
 from companion.tables import TableState
 from companion.web.api import get_store
 from companion.web.views_base import render
-from companion.web.views_hands import after_recording, amending, hand_event, only_for, verdict_fragment
+from companion.web.views_hands import after_recording, amending, hand_event, only_for, sent_again, verdict_fragment
 from companion.web.views_table import record, require_editor
 from companion.web.views_text import engine_text
 
@@ -77,6 +77,8 @@ def hand_form_routes(bp: Blueprint, game: GameSpec, path: str, *, read: HandRead
         try:
             recorded = record(table_id, hand_event(game.hand_event, read(state), corrected))
         except ValueError as error:
+            if (again := sent_again(state, corrected)) is not None:
+                return again
             return render(template, status=422, state=state, table_id=state.id, error=engine_text(str(error)),
                           form=request.form, amend=corrected)
         return after_recording(state, recorded, corrected)

@@ -24,7 +24,7 @@ from companion.rules.cards import format_cards, parse_cards
 from companion.tables import TableState
 from companion.web.api import get_store
 from companion.web.views_base import form_int, form_text, html_blueprint, render
-from companion.web.views_hands import after_recording, amending, hand_event, verdict_fragment
+from companion.web.views_hands import after_recording, amending, hand_event, sent_again, verdict_fragment
 from companion.web.views_table import record, require_editor
 from companion.web.views_text import engine_text, game_label
 
@@ -152,6 +152,8 @@ def hand_record_post(table_id: str) -> Response:
     try:
         recorded = record(table_id, hand_event(state.spec.hand_event, _verdict(state)["hand"], corrected))
     except ValueError as error:
+        if (again := sent_again(state, corrected)) is not None:
+            return again
         return render(state.spec.templates.hand, status=422,
                       **_page(state, error=engine_text(str(error)), form=request.form, amend=corrected))
     return after_recording(state, recorded, corrected)

@@ -34,7 +34,7 @@ from companion.tables import HandRow, TableState
 from companion.web.api import get_store
 from companion.web.security import host_is_local, peer_is_loopback
 from companion.web.views_base import form_int, form_text, html_blueprint, render
-from companion.web.views_table import record, require_editor
+from companion.web.views_table import record, recorded_before, require_editor
 from companion.web.views_text import COLOUR_NAMES, engine_text, game_label
 
 bp = html_blueprint("hands", __name__, url_prefix="/t")
@@ -85,6 +85,16 @@ def after_recording(before: TableState, state: TableState, corrected: HandRow | 
     else:
         flash(_("Hand recorded. %(name)s deals next.", name=state.players[state.dealer]))
     return redirect(url_for("table.show", table_id=state.id), 303)
+
+
+def sent_again(state: TableState, corrected: HandRow | None = None) -> Response | None:
+    """The answer to an end-of-hand form that was recorded already, sent again and now refused because it no
+    longer reads against the table as it is (the next hand's indicator is not turned up yet, so the form asks
+    for one): the table, as after the first sending.  A 422 form would invite the players to enter the hand
+    again, with a new event id, and record it twice.  ``None`` when the form was not recorded before."""
+    if not recorded_before(state.id):
+        return None
+    return after_recording(state, state, corrected)
 
 
 # -- Okey: declare a win -------------------------------------------------------------------------------
@@ -177,6 +187,8 @@ def okey_win_record(table_id: str) -> Response:
             hand = _okey_hand(state)
         recorded = record(table_id, hand_event("okey_hand", hand, corrected))
     except ValueError as error:
+        if (again := sent_again(state, corrected)) is not None:
+            return again
         return render("okey_win.html", status=422, state=state, table_id=state.id, error=engine_text(str(error)),
                       form=request.form, amend=corrected)
     return after_recording(state, recorded, corrected)
@@ -329,6 +341,8 @@ def okey101_hand_record(table_id: str) -> Response:
     try:
         recorded = record(table_id, hand_event("okey101_hand", _okey101_hand(state), corrected))
     except ValueError as error:
+        if (again := sent_again(state, corrected)) is not None:
+            return again
         return render("okey101_hand.html", status=422, state=state, table_id=state.id, error=engine_text(str(error)),
                       error_step=getattr(error, "step", "check"), form=request.form, amend=corrected)
     return after_recording(state, recorded, corrected)

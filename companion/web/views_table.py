@@ -260,6 +260,13 @@ def record(table_id: str, event: dict[str, Any]) -> TableState:
     return get_store().record(table_id, {**event, "id": sent} if sent else event, actor=actor())
 
 
+def recorded_before(table_id: str) -> bool:
+    """Whether this form's event id is in the table's log already: the form was sent before and recorded (a
+    retry on a bad network, a double tap).  Asked only when the form is refused, so it costs nothing otherwise."""
+    sent = event_id()
+    return sent is not None and any(event.client_id == sent for event in get_store().events(table_id))
+
+
 @bp.post("/<table_id>/undo")
 def undo(table_id: str) -> Response:
     return _undo_or_redo(table_id, "undo")
