@@ -213,6 +213,9 @@ class TableState:
     current: HandRow | None = None
     """The hand being played, when something in it is already booked (a penalty) or waiting (a gösterme)."""
     outcomes: tuple[str, ...] = ()
+    running: tuple[tuple[int, ...], ...] = ()
+    """The sheet's columns at the start and after each recorded hand, as the game's standings count them (they
+    are the running sums of the rows, except where the game ignores an entry: O6 ``elimination``)."""
     default_name: bool = False
     """The table was created without a name: ``name`` is the game and today's player names (pages show the
     game's title in the reader's language)."""
@@ -342,6 +345,8 @@ class _Reducer:
         self.pending: Any = None
         self.outcomes: list[str] = []
         self.standings = self._standings()
+        self.running: list[tuple[int, ...]] = [tuple(self.spec.totals(self.standings))]
+        """The sheet's columns at the start and after each recorded hand, as the game's standings count them."""
 
     def _standings(self) -> Standings:
         if self.pending is None:
@@ -480,6 +485,7 @@ class _Reducer:
         self.scores.append(score)
         self.pending = None
         self.standings = self._standings()
+        self.running.append(tuple(self.spec.totals(self.standings)))
         self.hands.append(HandRow(number, self.dealer, tuple(self.spec.entries(score)), tuple(texts(score.explain)),
                                   score.to_dict(), amended=number in self.amended, record=dict(record)))
         self.dealer = self.spec.pass_deal(self.dealer, self.seats, self.meta.options, score, self.standings)
@@ -516,6 +522,7 @@ class _Reducer:
             voided=self.voided,
             current=self._current_row(),
             outcomes=tuple(self.outcomes),
+            running=tuple(self.running),
         )
 
     def _current_row(self) -> HandRow | None:

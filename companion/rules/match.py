@@ -276,7 +276,8 @@ def okey101_standings(
         scored = ", ".join(f"{player(seat)} ({shown[team_of(seat)] if team_totals else totals[seat]})"
                            for seat in leaders)
         lines.append(Explanation(
-            "okey101.match_over", {"winners": list(leaders), "totals": totals, "hands": options.hands},
+            "okey101.match_over", {"winners": list(leaders), "totals": [shown[team_of(seat)] for seat in range(players)]
+                                   if team_totals else totals, "hands": options.hands},
             f"All {options.hands} hands are played and the lowest total wins (H8): {scored}.",
         ))
     return Okey101Standings(

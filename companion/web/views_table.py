@@ -73,17 +73,16 @@ def columns(state: TableState) -> list[str]:
 
 
 def running_totals(state: TableState) -> list[list[int]]:
-    """Each column's total after every hand; the first list is the start (the game's: Okey's 20, 101's 0); the
-    last one includes what the hand being played has cost so far (``state.current``).
+    """Each column's total after every hand, as the game's standings count them (``state.running``); the first
+    list is the start (the game's: Okey's 20, 101's 0); the last one includes what the hand being played has
+    cost so far (``state.current``, in ``state.totals``).  Not the sums of the rows: with Okey's
+    ``elimination`` a seat that left loses nothing more (O6).
 
     A 101 hand's entries already hold its extra penalties (the ledger lists them separately).
     """
-    start = state.spec.start(state.options)
-    totals = [start] * len(columns(state))
-    history = [list(totals)]
-    for row in (*state.hands, *([state.current] if state.current else [])):
-        totals = [total + entry for total, entry in zip(totals, row.entries)]
-        history.append(list(totals))
+    history = [list(totals) for totals in state.running]
+    if state.current:
+        history.append(list(state.totals))
     return history
 
 
