@@ -220,6 +220,8 @@ class TableState:
     """The table was created without a name: ``name`` is the game and today's player names (pages show the
     game's title in the reader's language)."""
     """What each event did, in order: ``hand`` (it ended a hand), ``wrong_declaration``, ``void`` or ``""``."""
+    left: tuple[int, ...] = ()
+    """The seats that left the match and play no more (the game's ``left``: O6 ``elimination``)."""
 
     @property
     def teams(self) -> tuple[tuple[int, int], ...] | None:
@@ -240,6 +242,7 @@ class TableState:
                 "name": name,
                 "team": next(i for i, team in enumerate(teams) if seat in team) if teams else None,
                 "dealer": seat == self.dealer,
+                "left": seat in self.left,
             }
             for seat, name in enumerate(self.players)
         )
@@ -317,7 +320,8 @@ def prepare_event(state: TableState, event: Mapping[str, Any], rng: random.Rando
     kind = prepared.get("type")
     rule = state.spec.events.get(kind) if isinstance(kind, str) else None
     if rule is not None and rule.prepare is not None:
-        view = TableView(state.game, len(state.players), state.options, state.dealer, state.deal, len(state.hands))
+        view = TableView(state.game, len(state.players), state.options, state.dealer, state.deal, len(state.hands),
+                         state.left)
         prepared = rule.prepare(view, prepared, rng)
     return prepared
 
@@ -360,7 +364,13 @@ class _Reducer:
         return len(self.players)
 
     def _view(self) -> TableView:
-        return TableView(self.meta.game, self.seats, self.meta.options, self.dealer, self.deal, len(self.hands))
+        return TableView(self.meta.game, self.seats, self.meta.options, self.dealer, self.deal, len(self.hands),
+                         self.left)
+
+    @property
+    def left(self) -> tuple[int, ...]:
+        """The seats that left the match (the game's ``left``: O6 ``elimination``)."""
+        return tuple(self.spec.left(self.standings))
 
     def apply(self, event: Mapping[str, Any]) -> None:
         if not isinstance(event, Mapping):
@@ -523,6 +533,7 @@ class _Reducer:
             current=self._current_row(),
             outcomes=tuple(self.outcomes),
             running=tuple(self.running),
+            left=self.left,
         )
 
     def _current_row(self) -> HandRow | None:

@@ -52,6 +52,7 @@ __all__ = [
     "plan_deal",
     "reroll_indicator",
     "roll_deal",
+    "at_seats",
     "next_dealer",
     "default_stacks_in_front",
 ]
@@ -109,7 +110,12 @@ class Take:
 class DealPlan:
     """A whole deal.  A quick deal (O2.6) has no stacks, no takes and ``None`` for the rolls, the chosen
     stack and the indicator position.  ``indicator_drawn_last`` is option ``indicator_drawable_last`` (O3):
-    the indicator is then the stock's last tile, otherwise it is never drawn."""
+    the indicator is then the stock's last tile, otherwise it is never drawn.
+
+    ``seats`` (set by :func:`at_seats`) are the table's seats that take part, in ritual order, when some
+    seats of the table are out of play (O6 ``elimination``): ``players`` is then how many take part, and
+    ``dealer``, ``starter``, every take's seat and stack owner are table seats; ``tiles_per_seat`` is indexed
+    by table seat (0 for a seat out of play).  ``None``: every seat ``0..players-1`` takes part."""
 
     game: str
     players: int
@@ -122,6 +128,17 @@ class DealPlan:
     takes: tuple[Take, ...]
     tiles_per_seat: tuple[int, ...]
     indicator_drawn_last: bool = False
+    seats: tuple[int, ...] | None = None
+
+    @property
+    def seat_ids(self) -> tuple[int, ...]:
+        """The table seats that take part in the deal, in ritual order (counter-clockwise)."""
+        return self.seats if self.seats is not None else tuple(range(self.players))
+
+    @property
+    def table_seats(self) -> int:
+        """How many seats the table has (those out of play included)."""
+        return len(self.tiles_per_seat)
 
     @property
     def quick(self) -> bool:
@@ -147,6 +164,7 @@ class DealPlan:
         return {
             "game": self.game,
             "players": self.players,
+            "seats": list(self.seat_ids),
             "dealer": self.dealer,
             "starter": self.starter,
             "rolls": list(self.rolls) if self.rolls else None,
@@ -246,6 +264,34 @@ def roll_deal(
     )
 
 
+def at_seats(plan: DealPlan, seats: Sequence[int], table_seats: int) -> DealPlan:
+    """``plan``, made for ``len(seats)`` players, with its players put at the table's ``seats`` (in ritual
+    order: ritual seat ``i`` is table seat ``seats[i]``), the others out of play (O6 ``elimination``).
+
+    >>> plan = at_seats(plan_deal(players=2, dealer=1, first_roll=5, second_roll=2), (0, 1), 4)
+    >>> plan.players, plan.dealer, plan.starter, sorted({t.seat for t in plan.takes}), plan.tiles_per_seat
+    (2, 1, 0, [0, 1], (15, 14, 0, 0))
+    """
+    seats = tuple(seats)
+    if len(seats) != plan.players or len(set(seats)) != len(seats) or not all(0 <= s < table_seats for s in seats):
+        raise InvalidDealError(f"invalid seats {list(seats)!r} for a deal of {plan.players} players at "
+                               f"{table_seats} seats")
+    if seats == tuple(range(table_seats)):
+        return plan
+    tiles = [0] * table_seats
+    for ritual, count in enumerate(plan.tiles_per_seat):
+        tiles[seats[ritual]] = count
+    return replace(
+        plan,
+        dealer=seats[plan.dealer],
+        starter=seats[plan.starter],
+        stacks=tuple(replace(stack, owner=seats[stack.owner]) for stack in plan.stacks),
+        takes=tuple(replace(take, seat=seats[take.seat]) for take in plan.takes),
+        tiles_per_seat=tuple(tiles),
+        seats=seats,
+    )
+
+
 def _options(spec: GameSpec, options: GameOptions | None) -> GameOptions:
     if options is None:
         return options_for(spec.id)
@@ -333,7 +379,7 @@ def _distribute(demands: list[tuple[int, int]], chosen: int) -> tuple[tuple[Take
 
 
 def _quick_steps(plan: DealPlan) -> tuple[Explanation, ...]:
-    per_seat = min(plan.tiles_per_seat)
+    per_seat = min(plan.tiles_per_seat[seat] for seat in plan.seat_ids)
     starter_tiles = plan.tiles_per_seat[plan.starter]
     return (
         Explanation(
@@ -367,17 +413,20 @@ def _formal_steps(plan: DealPlan) -> tuple[Explanation, ...]:
     assert plan.rolls is not None and plan.chosen_stack is not None  # formal plans always have them
     first, second = plan.rolls
     chosen = plan.stacks[plan.chosen_stack]
-    in_front = [sum(1 for s in plan.stacks if s.owner == seat) for seat in range(plan.players)]
-    layout = ", ".join(f"{player(seat)}: {in_front[seat]}" for seat in range(plan.players))
+    in_front = [sum(1 for s in plan.stacks if s.owner == seat) for seat in range(plan.table_seats)]
+    layout = ", ".join(f"{player(seat)}: {in_front[seat]}" for seat in plan.seat_ids)
     counted_on = (
         ""
         if chosen.owner == plan.dealer
         else f" (counting continues into the stacks in front of {player(chosen.owner)})"
     )
+    stacks_params: dict[str, Any] = {"dealer": plan.dealer, "stacks_in_front": in_front}
+    if plan.seats is not None:
+        stacks_params["seats"] = list(plan.seats)
     steps = [
         Explanation(
             "deal.stacks",
-            {"dealer": plan.dealer, "stacks_in_front": in_front},
+            stacks_params,
             f"{player(plan.dealer).capitalize()} deals. Shuffle face down and build {STACKS} stacks of "
             f"{STACK_SIZE}, in front of {layout}; the dealer holds the leftover tile.",
         ),
@@ -397,12 +446,13 @@ def _formal_steps(plan: DealPlan) -> tuple[Explanation, ...]:
     ]
     steps += [_take_step(take) for take in plan.takes]
     starter_tiles = plan.tiles_per_seat[plan.starter]
+    others = min(plan.tiles_per_seat[seat] for seat in plan.seat_ids)
     steps.append(
         Explanation(
             "deal.start",
-            {"starter": plan.starter, "tiles": starter_tiles, "others": min(plan.tiles_per_seat)},
+            {"starter": plan.starter, "tiles": starter_tiles, "others": others},
             f"{player(plan.starter).capitalize()} has {starter_tiles} tiles and starts by discarding; "
-            f"the others have {min(plan.tiles_per_seat)}. The rest is the stock, drawn in the same order; "
+            f"the others have {others}. The rest is the stock, drawn in the same order; "
             "the indicator's stack comes last.",
         )
     )

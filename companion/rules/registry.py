@@ -131,6 +131,10 @@ def _to_the_right(dealer: int, seats: int, options: Any, score: Any, standings: 
     return (dealer + 1) % seats
 
 
+def _nobody_left(standings: Any) -> tuple[int, ...]:
+    return ()
+
+
 def _no_ledger(standings: Any) -> tuple[Any, ...]:
     return ()
 
@@ -175,6 +179,9 @@ class GameSpec:
       the seat on the dealer's right, ``dealer + 1`` (O2); the clockwise card games pass it to the left;
       Thai Rummy gives it to the knocker (D6), and a game that cannot tell before the hand ends answers the
       dealer, so the table page marks nobody as dealing next.
+    - ``left(standings)``: the seats that left the match and play no more (O6 ``elimination``) — none by
+      default.  The reducer gives them to the game's events (:attr:`companion.rules.round.TableView.left`):
+      the dice deal counts only the seats in play; the game's ``pass_deal`` skips them.
     - ``ops``: the batch/CLI operations the game answers besides ``score`` and ``options``:
       ``op(request, options) -> dict`` (``check``, ``opening``, ``solve`` …).
     """
@@ -202,6 +209,7 @@ class GameSpec:
     hand_fields: Schema | None = None
     deal_tiles: int | None = None
     pass_deal: Callable[[int, int, Any, Any, Any], int] = _to_the_right
+    left: Callable[[Any], tuple[int, ...]] = _nobody_left
     ops: Mapping[str, Callable[[Mapping[str, Any], Any], dict[str, Any]]] = field(default_factory=_empty)
 
     @property

@@ -102,7 +102,8 @@ def _code(tile: Tile | None) -> str | None:
 @dataclass(frozen=True)
 class TableView:
     """What an event handler may read: the game id, the number of seats, the options, the dealer, the hand
-    in play and how many hands are recorded."""
+    in play, how many hands are recorded and the seats that left the match (the game's ``left``, e.g. O6
+    ``elimination``; none by default)."""
 
     game: str
     seats: int
@@ -110,6 +111,16 @@ class TableView:
     dealer: int
     deal: Deal
     hands: int
+    left: tuple[int, ...] = ()
+
+    @property
+    def in_play(self) -> tuple[int, ...]:
+        """The seats still in the match, in seat order (every seat unless some left).
+
+        >>> TableView("okey", 4, None, dealer=0, deal=Deal(0), hands=2, left=(2, 3)).in_play
+        (0, 1)
+        """
+        return tuple(seat for seat in range(self.seats) if seat not in self.left)
 
 
 @dataclass(frozen=True)

@@ -73,13 +73,14 @@ def stack_layout(plan: DealPlan) -> list[dict[str, Any]]:
         if take.seat not in seats:
             seats.append(take.seat)
     layout = []
-    for seat in range(plan.players):
+    angles = {seat: seat_angle(seat, plan.table_seats) for seat in plan.seat_ids}  # only the seats in play (O6)
+    facing = len(angles) == 2 and math.isclose(abs(angles[plan.seat_ids[0]] - angles[plan.seat_ids[1]]), math.pi)
+    for seat, angle in angles.items():
         own = [stack for stack in plan.stacks if stack.owner == seat]
-        angle = seat_angle(seat, plan.players)
         edge_x = TABLE_CENTRE + _FELT_REACH * math.cos(angle)
         edge_y = TABLE_CENTRE - _FELT_REACH * math.sin(angle)
         tangent = (-math.sin(angle), -math.cos(angle))
-        side = _SIDE_FACING if plan.players == 2 else _SIDE_CORNERED
+        side = _SIDE_FACING if facing else _SIDE_CORNERED
         spacing = min(42.0, side / max(len(own), 1))
         for k, stack in enumerate(own):
             offset = (k - (len(own) - 1) / 2) * spacing

@@ -363,7 +363,9 @@ def explain(line: Any, players: Sequence[str]) -> str:
         else:
             params[name] = value
     if "stacks_in_front" in params:
-        params["layout"] = ", ".join(f"{players[seat]} {count}" for seat, count in enumerate(params["stacks_in_front"]))
+        counts = params["stacks_in_front"]
+        seats = raw.get("seats") if isinstance(raw.get("seats"), list) else range(len(counts))  # O6 elimination
+        params["layout"] = ", ".join(f"{players[seat]} {counts[seat]}" for seat in seats)
     if isinstance(params.get("stack"), int):
         params["stack_no"] = params["stack"] + 1
     if key.startswith("deal.take") and params.get("letter"):
@@ -658,6 +660,9 @@ _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
                 r"with the okey (?P<okey>\w+)"),
      _l("The indicator cannot become %(new)s now: a wrong declaration this hand was judged with %(old)s as the "
         "indicator (okey %(okey)s). Undo the wrong declaration, replace the indicator, then record it again.")),
+    (re.compile(r"^player (?P<n>\d+) left the match and cannot deal"),
+     _l("Player %(n)s has left the match (O6) and cannot deal: undo the change that put them out, or play on without "
+        "the dice ritual.")),
     (re.compile(r"^this hand's deal is already recorded"),
      _l("This hand's deal is already recorded: undo it to change the dice.")),
     (re.compile(r"^the match is already finished"), _l("The match is already over: undo to change it.")),

@@ -81,6 +81,27 @@ def _start(options: OkeyOptions) -> int:
     return options.start_points
 
 
+def _left(standings: OkeyStandings) -> tuple[int, ...]:
+    """The seats that left the match (O6 ``elimination``): they neither deal nor take tiles any more."""
+    return tuple(standings.eliminated)
+
+
+def _pass_deal(dealer: int, seats: int, options: OkeyOptions, score: Any, standings: Any = None) -> int:
+    """The deal passes to the right (O2.1), past the seats that left the match (O6 ``elimination``).
+
+    >>> from companion.rules.options import options_for
+    >>> s = okey_standings(4, [], options_for("okey"))
+    >>> _pass_deal(1, 4, options_for("okey"), None, replace(s, eliminated=(2, 3)))
+    0
+    """
+    gone = set(standings.eliminated) if standings is not None else set()
+    for step in range(1, seats + 1):
+        seat = (dealer + step) % seats
+        if seat not in gone:
+            return seat
+    return dealer
+
+
 def op_check(request: Mapping[str, Any], options: Any) -> dict[str, Any]:
     """Batch/CLI ``check`` (O5): 14 tiles → verdict and arrangement; 15 tiles → the winning discards."""
     return check_hand(request_field(request, "tiles"), indicator=request.get("indicator"), options=options).to_dict()
@@ -111,5 +132,7 @@ SPEC = register(GameSpec(
     events={**DEAL_EVENTS, "gosterme": EventRule(_on_gosterme, fields={"player": Field()})},
     hand_fields=OKEY_HAND_SCHEMA,
     deal_tiles=14,
+    pass_deal=_pass_deal,
+    left=_left,
     ops={"check": op_check, **DEAL_OPS},
 ))

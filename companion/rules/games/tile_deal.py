@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from companion.rules.deal import plan_deal, reroll_indicator, roll_deal
+from companion.rules.deal import DealPlan, at_seats, plan_deal, reroll_indicator, roll_deal
 from companion.rules.errors import InvalidDealError, InvalidEventError
 from companion.rules.registry import EventRule
 from companion.rules.schema import Field
@@ -24,10 +24,25 @@ __all__ = ["DEAL_EVENTS", "DEAL_OPS", "hand_with_indicator", "op_deal"]
 def _prepare_deal(table: TableView, event: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """``{"type": "deal", "roll": true}``: the server rolls now, so the recorded event replays the same."""
     if event.pop("roll", False) and "dice" not in event:
-        plan = roll_deal(players=table.seats, dealer=table.dealer, rng=rng, game=table.game, options=table.options)
+        seats = _seats(table)
+        plan = roll_deal(players=len(seats), dealer=seats.index(table.dealer), rng=rng, game=table.game,
+                         options=table.options)
         if plan.rolls:
             event.update(dice=list(plan.rolls), rolled=True)
     return event
+
+
+def _seats(table: TableView) -> tuple[int, ...]:
+    """The seats the dice ritual counts (O2.5: 2, 3 or 4), those that left the match out (O6 ``elimination``)."""
+    seats = table.in_play
+    if table.dealer not in seats:
+        raise InvalidEventError(f"player {table.dealer} left the match and cannot deal")
+    return seats
+
+
+def _at_table(table: TableView, plan: DealPlan, seats: tuple[int, ...]) -> DealPlan:
+    """The ritual's plan with its players at their real seats."""
+    return at_seats(plan, seats, table.seats)
 
 
 def _on_deal(table: TableView, event: Mapping[str, Any]) -> Deal:
@@ -41,9 +56,10 @@ def _on_deal(table: TableView, event: Mapping[str, Any]) -> Deal:
         first, second = dice
     else:
         raise InvalidEventError(f"invalid dice {dice!r} in deal event: give the two rolls, e.g. [5, 2]")
-    plan = plan_deal(players=table.seats, dealer=table.dealer, first_roll=first, second_roll=second,
+    seats = _seats(table)
+    plan = plan_deal(players=len(seats), dealer=seats.index(table.dealer), first_roll=first, second_roll=second,
                      game=table.game, options=table.options)
-    return replace(table.deal, plan=plan, rolled=bool(event.get("rolled")))
+    return replace(table.deal, plan=_at_table(table, plan, seats), rolled=bool(event.get("rolled")))
 
 
 def _on_reroll(table: TableView, event: Mapping[str, Any]) -> Deal:
