@@ -804,3 +804,22 @@ def test_a_refused_form_sent_for_the_first_time_is_still_a_clear_error(web: tupl
     refused = client.post(f"/t/{table}/win", data={"csrf_token": TOKEN, "event_id": "new-form", **OKEY_FORM})
     assert refused.status_code == 422 and "Enter the indicator first" in refused.text
     assert store.get(table).version == 0 and store.events(table) == []
+
+
+def test_O6_a_gosterme_sent_again_after_its_hand_is_recorded_changes_nothing(web: tuple[Any, TableStore]) -> None:
+    """A gösterme button's form retried after the hand ended (a bad network) is answered as the first sending was,
+    not with "turn up the indicator first"; a new gösterme without an indicator is still refused."""
+    client, store = web
+    table = store.create_table(game="okey", players=NAMES[:4], pin=PIN)
+    store.record(table, {"type": "deal", "dice": [5, 2]})
+    store.record(table, {"type": "indicator", "tile": "R4"})
+    _editor(client, table)
+    shown = {"csrf_token": TOKEN, "event_id": "gosterme-1", "player": "0"}
+    assert client.post(f"/t/{table}/gosterme", data=shown).status_code == 303
+    win = client.post(f"/t/{table}/win", data={"csrf_token": TOKEN, "event_id": "win-1", **OKEY_FORM})
+    assert win.status_code == 303, win.text
+    recorded = store.get(table)
+    assert client.post(f"/t/{table}/gosterme", data=shown).status_code == 303
+    assert store.get(table).to_dict() == recorded.to_dict()
+    refused = client.post(f"/t/{table}/gosterme", data={**shown, "event_id": "gosterme-2"})
+    assert refused.status_code == 422 and "Turn up the indicator first" in refused.text

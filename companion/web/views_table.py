@@ -316,6 +316,8 @@ def gosterme(table_id: str) -> Response:
         return denied
     state = get_store().get(table_id)
     if state.deal.indicator is None:
+        if recorded_before(table_id):  # sent again after its hand was recorded (a retry): nothing to do twice
+            return redirect(url_for("table.show", table_id=table_id.upper()), 303)
         raise ValueError(_("Turn up the indicator first: gösterme is showing its twin."))
     seat = form_int("player", _("The player"), low=0, high=len(state.players) - 1)
     record(table_id, {"type": "gosterme", "player": seat})
