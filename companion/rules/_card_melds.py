@@ -19,11 +19,12 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Literal
 
-from companion.rules.cards import JOKER, SUITS, Card, CardsLike, Suit, card_from_index, cards_like, format_cards
+from companion.rules._card_sheet import check_deal_counts
+from companion.rules.cards import JOKER, SUITS, Card, CardsLike, Deck, Suit, card_from_index, cards_like, format_cards
 from companion.rules.errors import ImpossibleHandError
 
-__all__ = ["MeldRules", "MeldCheck", "LaidMelds", "Opening", "check_meld", "judge_laid", "laid_melds", "best_melds",
-           "rank_value", "run_readings"]
+__all__ = ["MeldRules", "MeldCheck", "LaidMelds", "Opening", "check_meld", "judge_laid", "best_melds", "rank_value",
+           "run_readings"]
 
 Kind = Literal["set", "run"]
 MAX_HAND = 24
@@ -98,10 +99,10 @@ class LaidMelds:
                 "opens": self.opens, "reason": self.reason}
 
 
-def laid_melds(melds: str | Sequence[CardsLike]) -> list[tuple[Card, ...]]:
+def _laid_melds(melds: str | Sequence[CardsLike]) -> list[tuple[Card, ...]]:
     """Melds laid out on the table, separated by ``|`` (or given one by one).
 
-    >>> laid_melds("KH KS KD | 7S 8S 9S")
+    >>> _laid_melds("KH KS KD | 7S 8S 9S")
     [(KH, KS, KD), (7S, 8S, 9S)]
     """
     parts = [part for part in melds.split("|") if part.strip()] if isinstance(melds, str) else list(melds)
@@ -110,17 +111,21 @@ def laid_melds(melds: str | Sequence[CardsLike]) -> list[tuple[Card, ...]]:
     return [cards_like(part) for part in parts]
 
 
-def judge_laid(melds: Sequence[tuple[Card, ...]], rules: MeldRules, minimum: int, rule: str) -> LaidMelds:
-    """Each meld of an opening judged (:func:`check_meld`), and whether together they are worth ``minimum``
-    (``rule``: the rule quoted).  The caller has counted the cards against its game's deck.
+def judge_laid(melds: str | Sequence[CardsLike], rules: MeldRules, minimum: int, rule: str, *, deck: Deck,
+               game: str) -> LaidMelds:
+    """Melds as laid at an opening (separated by ``|``): their cards counted together against the game's ``deck``
+    (``game``: its name in the message), each meld judged (:func:`check_meld`), and whether together they are worth
+    ``minimum`` (``rule``: the rule quoted).
 
-    >>> rami = MeldRules(max_jokers=1, low_ace=1)
-    >>> judge_laid(laid_melds("KH KS KD | 2S 3S 4S"), rami, 40, "M2").reason
+    >>> rami, deck = MeldRules(max_jokers=1, low_ace=1), Deck(decks=2, jokers=4)
+    >>> judge_laid("KH KS KD | 2S 3S 4S", rami, 40, "M2", deck=deck, game="Rami").reason
     'does not open: melds worth 39, 40 needed (M2)'
-    >>> judge_laid(laid_melds("KH KS KD | 7S 8S 9S"), rami, 40, "M2").reason
+    >>> judge_laid("KH KS KD | 7S 8S 9S", rami, 40, "M2", deck=deck, game="Rami").reason
     'opens: melds worth 54 (at least 40, M2)'
     """
-    verdicts = tuple(check_meld(meld, rules) for meld in melds)
+    laid = _laid_melds(melds)
+    check_deal_counts([tuple(card for meld in laid for card in meld)], deck, game)
+    verdicts = tuple(check_meld(meld, rules) for meld in laid)
     total = sum(v.value for v in verdicts if v.valid)
     invalid = [v for v in verdicts if not v.valid]
     if invalid:

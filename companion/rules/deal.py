@@ -136,6 +136,11 @@ class DealPlan:
         return self.seats if self.seats is not None else tuple(range(self.players))
 
     @property
+    def fewest_tiles(self) -> int:
+        """The tiles each player but the starter is dealt (the seats in play's fewest)."""
+        return min(self.tiles_per_seat[seat] for seat in self.seat_ids)
+
+    @property
     def table_seats(self) -> int:
         """How many seats the table has (those out of play included)."""
         return len(self.tiles_per_seat)
@@ -379,7 +384,7 @@ def _distribute(demands: list[tuple[int, int]], chosen: int) -> tuple[tuple[Take
 
 
 def _quick_steps(plan: DealPlan) -> tuple[Explanation, ...]:
-    per_seat = min(plan.tiles_per_seat[seat] for seat in plan.seat_ids)
+    per_seat = plan.fewest_tiles
     starter_tiles = plan.tiles_per_seat[plan.starter]
     return (
         Explanation(
@@ -446,7 +451,7 @@ def _formal_steps(plan: DealPlan) -> tuple[Explanation, ...]:
     ]
     steps += [_take_step(take) for take in plan.takes]
     starter_tiles = plan.tiles_per_seat[plan.starter]
-    others = min(plan.tiles_per_seat[seat] for seat in plan.seat_ids)
+    others = plan.fewest_tiles
     steps.append(
         Explanation(
             "deal.start",

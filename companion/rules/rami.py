@@ -42,7 +42,6 @@ from companion.rules._card_melds import (
     best_melds,
     check_meld,
     judge_laid,
-    laid_melds,
     run_readings,
 )
 from companion.rules._card_sheet import (
@@ -204,9 +203,7 @@ def check_rami_laid(melds: str | Sequence[CardsLike], options: RamiOptions | Non
     companion.rules.errors.ImpossibleHandError: impossible cards: 4 × 7S, but 3 decks hold only 3 (Rami with this many players plays 3 decks + 4 jokers = 160 cards)
     """
     options = _options(options)
-    laid = laid_melds(melds)
-    check_deal_counts([tuple(card for meld in laid for card in meld)], rami_deck(max(PLAYERS), options), "Rami")
-    return judge_laid(laid, RAMI_MELDS, options.opening, "M2")
+    return judge_laid(melds, RAMI_MELDS, options.opening, "M2", deck=rami_deck(max(PLAYERS), options), game="Rami")
 
 
 def best_rami_opening(cards: CardsLike, options: RamiOptions | None = None) -> RamiOpening:

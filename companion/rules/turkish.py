@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from companion.rules._card_melds import LaidMelds, MeldCheck, MeldRules, best_melds, check_meld, judge_laid, laid_melds
+from companion.rules._card_melds import LaidMelds, MeldCheck, MeldRules, best_melds, check_meld, judge_laid
 from companion.rules._card_sheet import (
     CardStandings,
     DealInstructions,
@@ -137,9 +137,7 @@ def check_turkish_laid(melds: str | Sequence[CardsLike], options: TurkishOptions
     companion.rules.errors.ImpossibleHandError: impossible cards: 3 × *, but the game has only 2 jokers (Turkish Rummy with this many players plays 2 decks + 2 jokers = 106 cards)
     """
     options = _options(options)
-    laid = laid_melds(melds)
-    check_deal_counts([tuple(card for meld in laid for card in meld)], DECK, "Turkish Rummy")
-    return judge_laid(laid, turkish_melds(options), options.opening, "T3")
+    return judge_laid(melds, turkish_melds(options), options.opening, "T3", deck=DECK, game="Turkish Rummy")
 
 
 def best_turkish_opening(cards: CardsLike, options: TurkishOptions | None = None) -> RamiOpening:

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from companion.rules.deal import DealPlan, at_seats, plan_deal, reroll_indicator, roll_deal
+from companion.rules.deal import at_seats, plan_deal, reroll_indicator, roll_deal
 from companion.rules.errors import InvalidDealError, InvalidEventError
 from companion.rules.registry import EventRule
 from companion.rules.schema import Field
@@ -40,11 +40,6 @@ def _seats(table: TableView) -> tuple[int, ...]:
     return seats
 
 
-def _at_table(table: TableView, plan: DealPlan, seats: tuple[int, ...]) -> DealPlan:
-    """The ritual's plan with its players at their real seats."""
-    return at_seats(plan, seats, table.seats)
-
-
 def _on_deal(table: TableView, event: Mapping[str, Any]) -> Deal:
     if table.deal.started:
         raise InvalidEventError("this hand's deal is already recorded: undo it to change the dice")
@@ -59,7 +54,7 @@ def _on_deal(table: TableView, event: Mapping[str, Any]) -> Deal:
     seats = _seats(table)
     plan = plan_deal(players=len(seats), dealer=seats.index(table.dealer), first_roll=first, second_roll=second,
                      game=table.game, options=table.options)
-    return replace(table.deal, plan=_at_table(table, plan, seats), rolled=bool(event.get("rolled")))
+    return replace(table.deal, plan=at_seats(plan, seats, table.seats), rolled=bool(event.get("rolled")))
 
 
 def _on_reroll(table: TableView, event: Mapping[str, Any]) -> Deal:
