@@ -662,13 +662,25 @@ def _photo_checks(context: dict[str, Any], codes: list[str], unsure: list[bool],
         low, _dash, high = token.partition("-")
         if low.isdigit() and (high.isdigit() or not _dash):
             expect.extend(range(int(low), int(high or low) + 1))
-    indicator = None
     state = context.get("state")
-    if state is not None and state.deal.indicator is not None:
-        indicator = state.deal.indicator.code
-    return check_photo(codes, unsure, expect=tuple(expect), indicator=indicator,
+    return check_photo(codes, unsure, expect=tuple(expect), indicator=_photo_indicator(state),
                        win_hint=form_text("win_hint") == "1" and not part,
                        wins=None if state is None else _wins_at(state))
+
+
+def _photo_indicator(state: TableState | None) -> str | None:
+    """The indicator a photo's tiles are checked against: the one typed in the form the photo fills in, where that
+    form has the field (a table that turned up none, or a recorded hand being corrected, whose deal's indicator is
+    not today's), else the deal's; ``None`` where there is none, or what was typed is no tile (the form says so)."""
+    if "indicator" in request.form:
+        try:
+            shown = parse_tiles(form_text("indicator"))
+        except ValueError:
+            return None
+        return shown[0].code if len(shown) == 1 and shown[0].is_numbered else None
+    if state is not None and state.deal.indicator is not None:
+        return str(state.deal.indicator.code)
+    return None
 
 
 def _wins_at(state: TableState) -> Callable[[Sequence[str], str], bool]:
