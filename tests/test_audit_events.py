@@ -335,11 +335,11 @@ class Model:
         row.key = cls._key(row)
         rows.append(row)
 
-    def _score(self, row: Hand) -> Any:
-        key = ("score", self._key(row))
+    def _score(self, row: Hand, left: tuple[int, ...] = (), win_left: tuple[int, ...] = ()) -> Any:
+        key = ("score", self._key(row), left, win_left)
         if key not in self._memo:
             try:
-                self._memo[key] = self._score_of(row)
+                self._memo[key] = self._score_of(row, left, win_left)
             except (Refused, ValueError) as error:
                 self._memo[key] = Refused(str(error))
         found = self._memo[key]
@@ -347,15 +347,23 @@ class Model:
             raise found
         return found
 
-    def _score_of(self, row: Hand) -> Any:
-        """A recorded hand's score, from the records sent: what the rule book says it scores."""
+    def _wrongs(self, row: Hand, left: tuple[int, ...]) -> list[Any]:
+        gone = {"left": list(left)} if left else {}
+        return [self.spec.score_hand({**w, "players": self.case.seats, "gosterme": [], **gone}, self.options)
+                for w in row.wrongs]
+
+    def _score_of(self, row: Hand, left: tuple[int, ...] = (), win_left: tuple[int, ...] = ()) -> Any:
+        """A recorded hand's score, from the records sent: what the rule book says it scores (with O6
+        elimination a hand takes nothing from the seats that ``left`` before it, its end nothing from those its
+        own wrong declarations took out: ``win_left``)."""
         game, seats = self.case.game, self.case.seats
         if game == "okey":
-            wrongs = [self.spec.score_hand({**w, "players": seats, "gosterme": []}, self.options) for w in row.wrongs]
+            wrongs = self._wrongs(row, left)
             if row.record is None:
                 return combine_okey_scores(wrongs)
+            gone = {"left": list(win_left)} if win_left else {}
             shown = [*row.gosterme, *(s for s in row.record.get("gosterme", []) if s not in row.gosterme)]
-            score = self.spec.score_hand({**row.record, "players": seats, "gosterme": shown}, self.options)
+            score = self.spec.score_hand({**row.record, "players": seats, "gosterme": shown, **gone}, self.options)
             if not score.valid:
                 raise Refused("a correction that is no win")
             return combine_okey_scores([*wrongs, score])
@@ -371,7 +379,21 @@ class Model:
     def _scores(self, rows: list[Hand]) -> list[Any]:
         """The scores of the recorded hands; refused when the match was over before the last one (the hands
         before it were checked when they were appended)."""
-        scores = [self._score(row) for row in rows]
+        scores: list[Any] = []
+        for row in rows:
+            left: tuple[int, ...] = ()
+            win_left: tuple[int, ...] = ()
+            if getattr(self.options, "elimination", False):  # O6: who has left, before the hand and at its end
+                try:
+                    left = tuple(self.spec.standings(self.case.seats, scores, self.options).eliminated)
+                    win_left = left
+                    if row.wrongs and row.record is not None:
+                        wrongs = combine_okey_scores(self._wrongs(row, left))
+                        win_left = tuple(self.spec.standings(self.case.seats, [*scores, wrongs],
+                                                             self.options).eliminated)
+                except ValueError as error:
+                    raise Refused(str(error)) from None
+            scores.append(self._score(row, left, win_left))
         if len(scores) > 1 and self._summary(rows[:-1], Hand())["finished"]:
             raise Refused(f"the match is over after hand {len(scores) - 1}")
         return scores
@@ -404,7 +426,9 @@ class Model:
         winners = standings.winners
         pending: tuple[int, ...] = ()
         if current.wrongs:  # Okey O5: a wrong declaration costs at once
-            wrongs = [self.spec.score_hand({**w, "players": seats, "gosterme": []}, options) for w in current.wrongs]
+            gone = {"left": list(standings.eliminated)} if getattr(standings, "eliminated", ()) else {}
+            wrongs = [self.spec.score_hand({**w, "players": seats, "gosterme": [], **gone}, options)
+                      for w in current.wrongs]
             pending_score = combine_okey_scores(wrongs)
             try:
                 with_pending = self.spec.standings(seats, [*scores, pending_score], options)

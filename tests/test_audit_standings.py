@@ -57,6 +57,17 @@ def test_O6_elimination_totals_shown_are_the_standings(client: FlaskClient, stor
     assert client.get(f"/api/tables/{eliminated}/sheet").json["totals"] == [2, -1, -1, -1]
 
 
+def test_O6_elimination_a_seat_that_left_shows_nothing_taken_on_later_rows(client: FlaskClient, store: TableStore,
+                                                                          eliminated: str) -> None:
+    """Hand 3 is played by A and B alone: its row takes 2 from B and nothing from C and D, who had left, so every
+    column's rows add up to its total (the sheet showed -2 for C and D, which their totals did not count)."""
+    state = store.get(eliminated)
+    assert [hand.entries for hand in state.hands] == [(-2, -1, -3, -3), (0, -2, -2, -2), (0, -2, 0, 0)]
+    assert [sum(column) + 4 for column in zip(*(hand.entries for hand in state.hands))] == list(state.totals)
+    rows = client.get(f"/api/tables/{eliminated}/sheet").json["hands"]
+    assert rows[2]["entries"] == [0, -2, 0, 0]
+
+
 def test_O6_elimination_running_totals_before_the_end(client: FlaskClient, store: TableStore, eliminated: str) -> None:
     store.undo(eliminated)  # hand 3 undone: C and D have left, A and B play on
     store.record(eliminated, {"type": "indicator", "tile": "R4"})
@@ -122,3 +133,64 @@ def test_M7_sheet_hint_translated(client: FlaskClient, store: TableStore) -> Non
     for lang, words in (("tr", "150 puanı geçer geçmez"), ("ru", "превысит 150"), ("th", "เกิน 150")):
         client.set_cookie("lang", lang)
         assert words in text(client.get(f"/t/{table}").text), lang
+
+
+def _on_hand_four(store: TableStore, table: str) -> None:
+    """Hand 3 undone: C and D have left, A and B play on with the indicator turned up."""
+    store.undo(table)
+    store.record(table, {"type": "indicator", "tile": "R4"})
+
+
+def test_O6_elimination_the_win_form_offers_only_the_players_still_in(client: FlaskClient, store: TableStore,
+                                                                     eliminated: str) -> None:
+    _on_hand_four(store, eliminated)
+    with client.session_transaction() as session:
+        session["pins"] = {eliminated: True}
+    page = client.get(f"/t/{eliminated}/win").text
+    assert re.findall(r'name="winner" value="(\d)"', page) == ["0", "1"]
+    assert "C · left" in text(page) and "D · left" in text(page)
+    gosterme = re.search(r'<form[^>]*id="gosterme".*?</form>', page, re.S)
+    assert gosterme is not None and re.findall(r'name="player" value="(\d)"', gosterme.group(0)) == ["0", "1"]
+    table_page = client.get(f"/t/{eliminated}").text
+    shown = re.search(r'action="/t/\w+/gosterme".*?</form>', table_page, re.S)
+    assert shown is not None and re.findall(r'name="player" value="(\d)"', shown.group(0)) == ["0", "1"]
+
+
+def test_O6_elimination_a_seat_that_left_neither_wins_nor_shows(client: FlaskClient, store: TableStore,
+                                                                eliminated: str) -> None:
+    """Sent anyway (an old page, the API): refused with the reason in the reader's language, nothing recorded."""
+    _on_hand_four(store, eliminated)
+    with client.session_transaction() as session:
+        session["csrf_token"] = "tok"
+        session["pins"] = {eliminated: True}
+    before = store.get(eliminated)
+    client.get("/lang?lang=tr&next=/")
+    won = client.post(f"/t/{eliminated}/win", data={"csrf_token": "tok", "event_id": "w1", "winner": "2",
+                                                     "tiles": MELDS, "discard": "Y8"})
+    assert won.status_code == 422
+    assert "3. oyuncu maçtan çıktı (O6), kazanamaz" in text(won.text)
+    shown = client.post(f"/t/{eliminated}/gosterme", data={"csrf_token": "tok", "event_id": "g1", "player": "3"})
+    assert "4. oyuncu maçtan çıktı (O6), göstergenin eşini gösteremez" in text(shown.text)
+    after = store.get(eliminated)
+    assert (after.hands, after.deal, after.totals) == (before.hands, before.deal, before.totals)
+
+
+def test_O6_elimination_a_dealer_put_out_mid_hand_is_named_as_the_players_see_them(client: FlaskClient,
+                                                                                     store: TableStore) -> None:
+    """A wrong declaration (O5) takes the dealer, seat 0, to 0 before the dice: the deal is refused naming the first
+    player as the pages number them ("player 1", not the seat number 0)."""
+    from companion.rules.errors import InvalidEventError
+
+    table = store.create_table(game="okey", players=["A", "B", "C"], pin="1234",
+                               options={"elimination": True, "start_points": 2})
+    wrong = "R1 R2 R4 B5 Y5 K5 B9 B10 B11 B12 K10 K11 K12 K13"
+    store.record(table, {"type": "okey_hand", "hand": {"winner": 0, "tiles": wrong, "discard": "B4", "indicator": "Y3"}})
+    assert store.get(table).left == (0,) and store.get(table).dealer == 0
+    with pytest.raises(InvalidEventError, match=re.escape("player 1 left the match and cannot deal")):
+        store.record(table, {"type": "deal", "roll": True})
+    with client.session_transaction() as session:
+        session["csrf_token"] = "tok"
+        session["pins"] = {table: True}
+    client.get("/lang?lang=ru&next=/")
+    page = client.post(f"/t/{table}/deal", data={"csrf_token": "tok", "event_id": "d1", "roll": "1"})
+    assert "Игрок 1 выбыл из матча (O6) и не может сдавать" in text(page.text)

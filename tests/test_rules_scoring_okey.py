@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -244,3 +245,32 @@ def test_bad_record_and_options() -> None:
         score_okey_hand(hand(players=3), okey({"partners": True}))
     with pytest.raises(InvalidOptionError, match="are not okey options"):
         score_okey_hand(hand(), options_for("okey101"))  # type: ignore[arg-type]
+
+
+def test_O6_elimination_a_hand_takes_nothing_from_the_seats_that_left() -> None:
+    assert score_okey_hand(hand(left=[2])).deltas == (0, -2, 0, -2)
+    assert score_okey_hand(hand(left=[2, 3], gosterme=[1])).deltas == (-1, -2, 0, 0)
+    assert score_okey_hand(hand(winner=None, left=[0], gosterme=[1])).deltas == (0, 0, -1, -1)
+    assert score_okey_hand(hand(left=[])).deltas == score_okey_hand(hand()).deltas
+
+
+@pytest.mark.parametrize(("left", "says"), [
+    ([0], "Player 1 left the match (O6) and cannot win any more"),
+    ("2", "invalid left '2': a list of the seats that left the match"),
+    ([4], "invalid seat that left 4: with 4 players the seats are 0-3"),
+    ([2, 2], "each seat leaves once"),
+    ([1, 2, 3], "a hand needs two players still in the match"),
+])
+def test_O6_elimination_who_left_is_checked(left: Any, says: str) -> None:
+    with pytest.raises(InvalidHandRecordError, match=re.escape(says)):
+        score_okey_hand(hand(left=left))
+
+
+def test_O6_elimination_a_seat_that_left_cannot_show_the_indicators_twin() -> None:
+    with pytest.raises(InvalidHandRecordError, match=re.escape("Player 3 left the match (O6) and cannot show")):
+        score_okey_hand(hand(winner=None, gosterme=[2], left=[2]))
+
+
+def test_O6_with_partners_nobody_leaves() -> None:
+    with pytest.raises(InvalidHandRecordError, match="with partners nobody leaves"):
+        score_okey_hand(hand(left=[1]), options_for("okey", {"partners": True}))

@@ -6,7 +6,8 @@ A hand record, as the JSON API sends it::
      "gosterme": [2]}
 
 ``winner: null`` means the stock ran out: nobody scores, a gösterme still counts.  ``discard`` is the
-winner's final discard.  Whether the win is melds or seven pairs, an okey discard or a one-colour hand is
+winner's final discard.  ``left`` (optional) lists the seats that left the match before this hand (O6
+``elimination``): they are not at the table, so the hand takes nothing from them, and they cannot win or show.  Whether the win is melds or seven pairs, an okey discard or a one-colour hand is
 detected from the tiles (:func:`companion.rules.win.check_win`), never asked.
 
 Numbers are points *lost* (the 20-point count goes down): every opponent of the winner loses the same
@@ -109,9 +110,10 @@ class OkeyHandScore:
 class _Ledger:
     """Accumulates what seats (or, with partners, teams) lose."""
 
-    def __init__(self, players: int, partners: bool) -> None:
+    def __init__(self, players: int, partners: bool, left: tuple[int, ...] = ()) -> None:
         self.players = players
         self.partners = partners
+        self.left = left
         self.lost = [0] * (2 if partners else players)
 
     def opponents_lose(self, seat: int, points: int) -> None:
@@ -119,7 +121,7 @@ class _Ledger:
             self.lost[1 - team_of(seat)] += points
         else:
             for other in range(self.players):
-                if other != seat:
+                if other != seat and other not in self.left:
                     self.lost[other] += points
 
     def seat_loses(self, seat: int, points: int) -> None:
@@ -139,6 +141,7 @@ OKEY_HAND_SCHEMA: Schema = {
     "tiles": Field("tiles"),
     "discard": Field(max_length=8),
     "gosterme": Field("list", max_items=8),
+    "left": Field("list", max_items=4),
 }
 """The Okey hand record (see the module docstring): its fields, types and bounds."""
 
@@ -162,7 +165,8 @@ def score_okey_hand(hand: Mapping[str, Any], options: OkeyOptions | None = None)
             f"invalid indicator {indicator.code!r}: the indicator is a numbered tile (e.g. R4)"
         )
     gosterme = _gosterme(hand.get("gosterme", []), players)
-    ledger = _Ledger(players, options.partners)
+    left = _left(hand.get("left", []), players, options)
+    ledger = _Ledger(players, options.partners, left)
     lines: list[Explanation] = []
     winner = hand.get("winner")
     win = None
@@ -170,8 +174,10 @@ def score_okey_hand(hand: Mapping[str, Any], options: OkeyOptions | None = None)
         lines.append(Explanation("okey.stock_exhausted", {}, "The stock ran out: nobody scores for the hand."))
     else:
         winner = _seat(winner, players, "winner")
+        _present(winner, left, "win")
         win = _win(hand, winner, indicator, options, ledger, lines)
     for seat in gosterme:
+        _present(seat, left, "show the indicator's twin")
         ledger.opponents_lose(seat, options.gosterme_points)
         lines.append(Explanation(
             "okey.gosterme", {"seat": seat, "points": options.gosterme_points},
@@ -379,6 +385,26 @@ def _gosterme(value: Any, players: int) -> tuple[int, ...]:
             f"invalid gosterme {list(value)!r}: only one tile is the indicator's twin, so at most one seat shows it"
         )
     return seats
+
+
+def _left(value: Any, players: int, options: OkeyOptions) -> tuple[int, ...]:
+    """The seats that left the match (O6 ``elimination``), checked: seats of the table, each once, at least two
+    still playing, and none with partners (a team never leaves)."""
+    if not isinstance(value, Sequence) or isinstance(value, str):
+        raise InvalidHandRecordError(f"invalid left {value!r}: a list of the seats that left the match, such as [2]")
+    seats = tuple(_seat(seat, players, "seat that left") for seat in value)
+    if len(set(seats)) != len(seats):
+        raise InvalidHandRecordError(f"invalid left {value!r}: each seat leaves once")
+    if seats and options.partners:
+        raise InvalidHandRecordError("with partners nobody leaves the match (O6): drop 'left'")
+    if players - len(seats) < 2:
+        raise InvalidHandRecordError(f"invalid left {value!r}: a hand needs two players still in the match")
+    return seats
+
+
+def _present(seat: int, left: tuple[int, ...], what: str) -> None:
+    if seat in left:
+        raise InvalidHandRecordError(f"{_who(seat)} left the match (O6) and cannot {what} any more")
 
 
 def _seat(value: Any, players: int, name: str) -> int:

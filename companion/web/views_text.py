@@ -660,6 +660,10 @@ _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
                 r"with the okey (?P<okey>\w+)"),
      _l("The indicator cannot become %(new)s now: a wrong declaration this hand was judged with %(old)s as the "
         "indicator (okey %(okey)s). Undo the wrong declaration, replace the indicator, then record it again.")),
+    (re.compile(r"^[Pp]layer (?P<n>\d+) left the match \(O6\) and cannot win any more"),
+     _l("Player %(n)s has left the match (O6) and cannot win: pick the winner among the players still in it.")),
+    (re.compile(r"^[Pp]layer (?P<n>\d+) left the match \(O6\) and cannot show the indicator's twin any more"),
+     _l("Player %(n)s has left the match (O6) and cannot show the indicator's twin.")),
     (re.compile(r"^player (?P<n>\d+) left the match and cannot deal"),
      _l("Player %(n)s has left the match (O6) and cannot deal: undo the change that put them out, or play on without "
         "the dice ritual.")),

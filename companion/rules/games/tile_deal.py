@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.rules.deal import at_seats, plan_deal, reroll_indicator, roll_deal
 from companion.rules.errors import InvalidDealError, InvalidEventError
+from companion.rules.explain import player
 from companion.rules.registry import EventRule
 from companion.rules.schema import Field
 from companion.rules.round import Deal, TableView, event_field, event_int
@@ -36,7 +37,7 @@ def _seats(table: TableView) -> tuple[int, ...]:
     """The seats the dice ritual counts (O2.5: 2, 3 or 4), those that left the match out (O6 ``elimination``)."""
     seats = table.in_play
     if table.dealer not in seats:
-        raise InvalidEventError(f"player {table.dealer} left the match and cannot deal")
+        raise InvalidEventError(f"{player(table.dealer)} left the match and cannot deal")
     return seats
 
 
