@@ -194,3 +194,19 @@ def test_O6_elimination_a_dealer_put_out_mid_hand_is_named_as_the_players_see_th
     client.get("/lang?lang=ru&next=/")
     page = client.post(f"/t/{table}/deal", data={"csrf_token": "tok", "event_id": "d1", "roll": "1"})
     assert "Игрок 1 выбыл из матча (O6) и не может сдавать" in text(page.text)
+
+
+def test_O6_elimination_a_gosterme_sent_for_a_seat_that_left_keeps_the_table_readable(store: TableStore,
+                                                                                      eliminated: str) -> None:
+    """The event itself is kept as earlier versions wrote it (a table's log must always replay): the hand that would
+    count it is refused naming why, and an undo mends it."""
+    from companion.rules.errors import InvalidHandRecordError
+
+    _on_hand_four(store, eliminated)
+    store.record(eliminated, {"type": "gosterme", "player": 2})
+    assert store.get(eliminated).totals == (2, 1, -1, -1)
+    with pytest.raises(InvalidHandRecordError, match=re.escape("Player 3 left the match (O6) and cannot show")):
+        store.record(eliminated, {"type": "okey_hand", "hand": {"winner": 0, "tiles": MELDS, "discard": "Y8"}})
+    store.undo(eliminated)
+    assert store.record(eliminated, {"type": "okey_hand", "hand": {"winner": 0, "tiles": MELDS,
+                                                                   "discard": "Y8"}}).hands[-1].entries == (0, -2, 0, 0)

@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.rules.errors import InvalidEventError
-from companion.rules.explain import Explanation, player
+from companion.rules.explain import Explanation
 from companion.rules.games.tile_deal import DEAL_EVENTS, DEAL_OPS, hand_with_indicator
 from companion.rules.match import OkeyStandings, okey_standings
 from companion.rules.options import OkeyOptions
@@ -35,8 +35,6 @@ def _on_gosterme(table: TableView, event: Mapping[str, Any]) -> Deal:
     seat = event_seat(table, event)
     if table.deal.indicator is None:
         raise InvalidEventError("no indicator yet: record the indicator before a gösterme (O6)")
-    if seat in table.left:
-        raise InvalidEventError(f"{player(seat)} left the match (O6) and cannot show the indicator's twin any more")
     if seat in table.deal.gosterme:
         raise InvalidEventError(f"player {seat} already showed the indicator this hand: it counts once")
     return replace(table.deal, gosterme=(*table.deal.gosterme, seat))
