@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -342,11 +343,24 @@ def _add_common(parser: argparse.ArgumentParser, *, game: str | None) -> None:
 def _add_game_op(sub: Any, op: str) -> None:
     """A sub-command for a game operation without a parser of its own: its request fields as NAME=VALUE."""
     default = next(spec.id for spec in games() if op in spec.ops)
-    doc = (OPERATIONS[op].__doc__ or "").strip().splitlines()
-    parser = sub.add_parser(op, help=doc[0] if doc else f"the {op} operation of a game")
+    parser = sub.add_parser(op, help=op_help(op))
     _add_common(parser, game=default)
     parser.add_argument("fields", nargs="*", type=_parse_option, metavar="FIELD=VALUE",
                         help="the request's fields as in batch, e.g. rack='R1 R2' (JSON values are parsed)")
+
+
+def op_help(op: str) -> str:
+    """A game operation's line in ``--help``: the games that answer it and the first sentence of the first one's
+    operation, its batch wording and reStructuredText marks left out.
+
+    >>> op_help("pickup")
+    "Thai Rummy: may 'card' be picked up from the discard 'row' with this 'cards' hand?"
+    """
+    answering = [spec for spec in games() if op in spec.ops]
+    doc = (answering[0].ops[op].__doc__ or "").strip().split("\n\n")[0].replace("\n", " ") if answering else ""
+    doc = re.sub(r"^(?:The )?[Bb]atch/CLI ``\w+``(?: operation)?(?: \([^)]*\))?:?\s*", "", re.sub(r"\s+", " ", doc))
+    text = re.sub(r"``([^`]+)``", r"'\1'", doc) or f"the {op} operation"
+    return (", ".join(spec.title for spec in answering) + ": " + text).replace("%", "%%")
 
 
 KEEP_PHOTOS_HELP = ("keep the photos the pickers read, with the tiles as the players confirm them, in the data dir's "

@@ -173,3 +173,17 @@ def test_console_script_runs_as_a_module():
     done = subprocess.run([sys.executable, "-m", "companion", "options", "--json"], capture_output=True, text=True, check=False)
     assert done.returncode == 0
     assert json.loads(done.stdout)["game"] == "okey"
+
+
+def test_every_game_operation_has_a_plain_help_line() -> None:
+    """``okey-companion --help`` names the games that answer an operation and what it does, in words (no batch
+    wording or reStructuredText marks)."""
+    from companion.cli import build_parser, op_help
+
+    shown = " ".join(build_parser().format_help().split())
+    for op, games in (("going_out", "Rami 40, Rami 51, Turkish Rummy:"), ("joker", "Rami 40, Rami 51, Turkish Rummy:"),
+                      ("solve", "Rummikub:"), ("pickup", "Thai Rummy:")):
+        line = op_help(op)
+        assert line.startswith(games), (op, line)
+        assert "``" not in line and "Batch" not in line and "batch/CLI" not in line, (op, line)
+        assert f"{op} {' '.join(line.split())}" in shown, op

@@ -288,7 +288,8 @@ def check_turn(before: Any, after: Any, *, opened: bool, options: RummikubOption
 
 
 def solve(request: Mapping[str, Any], options: RummikubOptions | None = None) -> dict[str, Any]:
-    """The batch/CLI ``solve`` operation: ``{"table", "rack", "goal", "initial"}`` → the new table.
+    """The batch/CLI ``solve`` operation (R4): which rack tiles can be laid onto the table's melds, most tiles or most
+    points (``{"table", "rack", "goal", "initial"}`` → the new table).
 
     >>> solve({"table": "R1 R2 R3", "rack": "R4 K9", "goal": "tiles"})["melds"]
     [['R1', 'R2', 'R3', 'R4']]
