@@ -296,6 +296,25 @@ def render_pickup(result: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def render_going_out(result: Mapping[str, Any]) -> str:
+    """Going out in one turn (M6, T6): the melds laid, the last discard, and why."""
+    lines = [result["reason"]]
+    lines += ["  meld: " + " ".join(meld) for meld in result.get("melds") or ()]
+    if result.get("discard"):
+        lines.append(f"  then discard: {result['discard']}")
+    if result.get("possible") and result.get("value") is not None:
+        lines.append(f"  melds worth {result['value']}")
+    return "\n".join(lines)
+
+
+def render_joker(result: Mapping[str, Any]) -> str:
+    """Taking a laid meld's joker (M5, T4): allowed or not, and the meld as it stands after."""
+    lines = [result["reason"]]
+    if result.get("meld_after"):
+        lines.append(f"  the meld after: {result['meld_after']}")
+    return "\n".join(lines)
+
+
 RENDERERS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "check": render_check,
     "opening": render_opening,
@@ -304,7 +323,8 @@ RENDERERS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "score": render_score,
     "options": render_options,
     "pickup": render_pickup,
-
+    "going_out": render_going_out,
+    "joker": render_joker,
     "solve": render_solve,
 }
 """How an operation's answer reads for people (a game operation without one: :func:`render_any`)."""

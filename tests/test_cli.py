@@ -187,3 +187,19 @@ def test_every_game_operation_has_a_plain_help_line() -> None:
         assert line.startswith(games), (op, line)
         assert "``" not in line and "Batch" not in line and "batch/CLI" not in line, (op, line)
         assert f"{op} {' '.join(line.split())}" in shown, op
+
+
+def test_M6_T6_going_out_reads_as_text(capsys):
+    status, out, _ = run_cli(capsys, "going_out", "--game", "turkish", "cards=7H 8H 9H KS KD KC 2C")
+    assert status == 0
+    assert out.splitlines() == ["goes out by discarding 2C", "  meld: KS KD KC", "  meld: 7H 8H 9H",
+                                "  then discard: 2C", "  melds worth 54"]
+    status, out, _ = run_cli(capsys, "going_out", "--game", "rami40", "--json", "cards=7H 8H 9H KS KD KC")
+    assert json.loads(out)["possible"] is True
+
+
+def test_M5_joker_reads_as_text(capsys):
+    status, out, _ = run_cli(capsys, "joker", "--game", "rami40", "meld=7H * 9H", "cards=8C")
+    assert status == 0
+    assert out.splitlines() == ["the joker in 7H * 9H stands for 8H; put exactly that card in its place (M5)",
+                                "  the meld after: 7H * 9H"]
