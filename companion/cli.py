@@ -589,12 +589,37 @@ def _read_hand(path: str) -> Any:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = parse_arguments(argv)
     try:
         return _dispatch(args)
     except ValueError as error:  # RulesError, CommandError, vision.ImageError: bad input
         print(f"okey-companion {args.command}: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+
+
+def parse_arguments(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """The command line parsed, tiles, cards and FIELD=VALUE pairs taken wherever they stand among the options
+    (``check R1 R2 --indicator R4 R3``, ``going_out cards=… --json opened=false``), as argparse alone does not.
+
+    >>> parse_arguments(["check", "R1", "--indicator", "R4", "R2"]).tiles
+    ['R1', 'R2']
+    >>> parse_arguments(["going_out", "cards=7H", "--json", "opened=false"]).fields
+    [('cards', '7H'), ('opened', False)]
+    """
+    parser = build_parser()
+    args, rest = parser.parse_known_args(argv)
+    if not rest:
+        return args
+    if isinstance(getattr(args, "fields", None), list) and not any(word.startswith("-") for word in rest):
+        try:
+            args.fields += [_parse_option(word) for word in rest]
+        except argparse.ArgumentTypeError as error:
+            parser.error(str(error))
+    elif isinstance(getattr(args, "tiles", None), list) and not any(word.startswith("-") for word in rest):
+        args.tiles += rest
+    else:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    return args
 
 
 def _emit(args: argparse.Namespace, result: Mapping[str, Any], render: Callable[[Mapping[str, Any]], str]) -> int:

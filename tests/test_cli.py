@@ -203,3 +203,16 @@ def test_M5_joker_reads_as_text(capsys):
     assert status == 0
     assert out.splitlines() == ["the joker in 7H * 9H stands for 8H; put exactly that card in its place (M5)",
                                 "  the meld after: 7H * 9H"]
+
+
+def test_tiles_and_fields_may_stand_after_an_option(capsys):
+    """``check R1 … --indicator R4 … F`` and ``going_out cards=… --json opened=false`` read as a user means them
+    (argparse alone refused what followed the option); an unknown option is still refused."""
+    status, out, _ = run_cli(capsys, "check", *"R1 R2 R3 B7 Y7 K7 K9 K10 K11 K12 B5".split(), "--indicator", "R4",
+                             "Y5", "R5", "F")
+    assert status == 0 and out.startswith("winning (melds): R1 R2 R3 R5 | F Y5 B5")
+    status, out, _ = run_cli(capsys, "going_out", "--game", "rami40", "cards=7H 8H 9H KS KD KC", "--json",
+                             "opened=false")
+    assert status == 0 and json.loads(out)["all_at_once"] is True
+    with pytest.raises(SystemExit):
+        run_cli(capsys, "check", "R1", "--bogus", "R2")
