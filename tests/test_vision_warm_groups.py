@@ -158,3 +158,48 @@ def test_window_light_oranges_read_red_by_both_classifiers_are_flagged() -> None
         if tile[0] == "R" and best.tile == tile and not best.low_confidence:
             reds_sure += 1
     assert oranges_flagged >= 4 and reds_sure >= 2
+
+
+def test_a_tile_beyond_its_groups_centre_is_told_by_its_side_of_the_line() -> None:
+    """An orange lying on the far side of the yellows (a window's daylight read it red, sure) is told yellow: it lies
+    past the yellows' centre along the line from the reds', though farther from that centre than the shares of the two
+    distances would tell; a tile between the two centres is told only near one of them (``WARM_SPLIT``)."""
+    from vision.ink import WARM_SPLIT, warm_groups
+
+    hues = np.array([1.0, 2.0, 0.5, 1.5, 20.0, 22.0, 21.0, 19.0, 31.0, 11.0, 4.0])
+    brightness = np.array([0.40, 0.41, 0.40, 0.42, 0.55, 0.56, 0.55, 0.54, 0.70, 0.48, 0.43])
+    groups = warm_groups(hues, brightness, np.ones(len(hues), bool))
+    assert groups[:8].tolist() == [0] * 4 + [1] * 4
+    assert groups[8] == 1, "beyond the yellows: yellow"
+    assert groups[9] == -1, "half way between the two: untold"
+    assert groups[10] == 0 and WARM_SPLIT >= 0.15, "near the reds: red"
+
+
+def test_inks_too_near_in_hue_are_told_by_their_brightness_the_darker_red() -> None:
+    """Orange-brown reds among yellows in hue (the fonts set's rack read all yellow, three reds sure): the
+    brightness alone splits them where the two lie ``DARK_APART`` apart, the darker red; not where they lie closer,
+    nor where the darker group is the yellower in hue."""
+    from vision.ink import DARK_APART, warm_groups
+
+    hues = np.array([19.2, 21.8, 26.1, 26.5, 26.6, 30.8, 31.9, 33.1])
+    brightness = np.array([0.538, 0.625, 0.645, 0.527, 0.531, 0.634, 0.605, 0.609])
+    warm = np.ones(len(hues), bool)
+    assert warm_groups(hues, brightness, warm).tolist() == [0, 1, 1, 0, 0, 1, 1, 1]
+    odd = warm_groups(np.r_[hues, -0.6], np.r_[brightness, 0.727], np.r_[warm, True])  # a glared yellow alone at -1°
+    assert odd.tolist() == [0, 1, 1, 0, 0, 1, 1, 1, 1], "a hue split with the yellower the darker: by brightness"
+    assert (warm_groups(hues, np.where(brightness < 0.56, 0.605 - 0.5 * DARK_APART, brightness), warm) < 0).all()
+    darker_yellower = np.where(brightness < 0.56, 37.0, hues)
+    assert (warm_groups(darker_yellower, brightness, warm) < 0).all()
+
+
+def test_brightness_alone_tells_nothing_from_few_inks_or_a_spread_darker_group() -> None:
+    """Four reds of one rack, two of them lit brighter (``DARK_GROUPS_FROM``); and a lamp's photo whose darker group
+    spreads wider than the gap (blacks read red among the reds): a set's reds, printed with one ink, lie together."""
+    from vision.ink import DARK_GROUPS_FROM, warm_groups
+
+    four = warm_groups(np.array([-2.1, 7.0, 8.5, 6.2]), np.array([0.558, 0.618, 0.727, 0.729]), np.ones(4, bool))
+    assert DARK_GROUPS_FROM > 4 and (four < 0).all()
+    hues = np.array([78.6, 65.5, 67.9, 27.5, 37.3, 31.0, 46.2, 51.3, 54.0, 71.6, 75.5, 25.9, 33.5, 51.1, 51.7, 56.9])
+    brightness = np.array([0.386, 0.407, 0.409, 0.441, 0.453, 0.464, 0.479, 0.506, 0.512, 0.587, 0.601, 0.608, 0.642,
+                           0.75, 0.804, 0.81])
+    assert (warm_groups(hues, brightness, np.ones(len(hues), bool)) < 0).all()
