@@ -7,8 +7,9 @@ A hand record, as the JSON API sends it::
 
 ``winner: null`` means the stock ran out: nobody scores, a gösterme still counts.  ``discard`` is the
 winner's final discard.  ``left`` (optional) lists the seats that left the match before this hand (O6
-``elimination``): they are not at the table, so the hand takes nothing from them, and they cannot win or show.  Whether the win is melds or seven pairs, an okey discard or a one-colour hand is
-detected from the tiles (:func:`companion.rules.win.check_win`), never asked.
+``elimination``): they are not at the table, so the hand takes nothing from them, and they cannot win or
+show.  Whether the win is melds or seven pairs, an okey discard or a one-colour hand is detected from the
+tiles (:func:`companion.rules.win.check_win`), never asked.
 
 Numbers are points *lost* (the 20-point count goes down): every opponent of the winner loses the same
 amount.  With ``partners`` the two teams (seats 0 and 2, seats 1 and 3) keep one count each:
