@@ -483,6 +483,14 @@ class TableStore:
             for r in rows
         ]
 
+    def recorded(self, table_id: str, client_id: str) -> bool:
+        """Whether an event with this client-chosen id is in the table's log (one indexed lookup, not the log)."""
+        with self._read() as con:
+            row = self._meta_row(con, table_id)
+            found = con.execute("SELECT 1 FROM events WHERE table_id = ? AND client_id = ?",
+                                (row["id"], client_id)).fetchone()
+        return found is not None
+
     def list_tables(self) -> list[TableSummary]:
         """Every table, newest first."""
         rows = self._con.execute("SELECT * FROM tables ORDER BY created_at DESC, rowid DESC").fetchall()

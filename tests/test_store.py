@@ -287,3 +287,15 @@ def test_database_is_wal_and_migrated(store):
     assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert con.execute("PRAGMA user_version").fetchone()[0] >= 1
     con.close()
+
+
+def test_recorded_says_whether_an_event_id_is_in_the_log(tmp_path):
+    """A form refused after its event was recorded (a retry) is told by one lookup, not by reading the log."""
+    with TableStore(tmp_path / "t.sqlite") as store:
+        table = store.create_table(game="okey", players=["A", "B"], pin="1234")
+        other = store.create_table(game="okey", players=["C", "D"], pin="1234")
+        store.record(table, {"type": "indicator", "tile": "R4", "id": "form-1"})
+        assert store.recorded(table, "form-1") and store.recorded(table.lower(), "form-1")
+        assert not store.recorded(table, "form-2") and not store.recorded(other, "form-1")
+        with pytest.raises(TableNotFound):
+            store.recorded("ZZZZZ", "form-1")

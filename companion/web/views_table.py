@@ -263,7 +263,7 @@ def recorded_before(table_id: str) -> bool:
     """Whether this form's event id is in the table's log already: the form was sent before and recorded (a
     retry on a bad network, a double tap).  Asked only when the form is refused, so it costs nothing otherwise."""
     sent = event_id()
-    return sent is not None and any(event.client_id == sent for event in get_store().events(table_id))
+    return sent is not None and get_store().recorded(table_id, sent)
 
 
 @bp.post("/<table_id>/undo")
