@@ -349,21 +349,28 @@ def test_a_blurred_tile_says_so_on_itself_in_the_readers_language(client: FlaskC
     assert "85% · bulanık: kontrol edin" in unescape(_photo(client, table))
 
 
+HAND_ONE = {"type": "okey_hand", "hand": {"winner": 0, "tiles": "R1 R2 R3 R4 K4 K5 K6 B7 B8 B9 Y10 Y11 Y12 Y13",
+                                         "discard": "R11", "indicator": "Y3"}}
+"""Hand 1, won with Y3 as its indicator: what a correction (``amend=1``) is checked against."""
+
+
 def test_O3_a_photo_is_checked_against_the_indicator_its_form_holds(client: FlaskClient, app: Flask, table: str,
                                                                    store: TableStore) -> None:
     """Correcting a recorded hand, the photo's tiles are checked against that hand's indicator (the form's field), not
-    today's deal's: both copies of the old indicator are flagged, both of today's are not; where the form has no
-    indicator field the deal's is used; what was typed that is no tile checks against none."""
+    today's deal's: both copies of the old indicator are flagged, both of today's are not; with none turned up the
+    one typed is used; what was typed that is no tile checks against none."""
     codes = "R7 R8 R9 K1 K2 K3 B5 Y5 K5 B9 B10 B11 Y3 Y3"
     app.extensions["recognizer"] = Reader(*_row(codes))
-    store.record(table, {"type": "indicator", "tile": "K5"})
     twins = "Both Y3 read, but one Y3 is the indicator on the table"
+    assert twins in _words(_photo(client, table, expect="14", indicator="Y3")), "none turned up: the typed one"
+    store.record(table, HAND_ONE)
+    store.record(table, {"type": "indicator", "tile": "K5"})
     assert twins not in _words(_photo(client, table, expect="14")), "today's indicator is K5"
-    assert twins in _words(_photo(client, table, expect="14", indicator="Y3")), "the form's (a hand corrected)"
-    assert twins not in _words(_photo(client, table, expect="14", indicator="R44")), "no tile: no twin check"
+    assert twins in _words(_photo(client, table, expect="14", amend="1", indicator="Y3")), "hand 1's, corrected"
+    assert twins not in _words(_photo(client, table, expect="14", amend="1", indicator="R44")), "no tile: no check"
     store.record(table, {"type": "indicator", "tile": "Y3"})
     assert twins in _words(_photo(client, table, expect="14"))
-    assert twins not in _words(_photo(client, table, expect="14", indicator="")), "cleared in the form"
+    assert twins not in _words(_photo(client, table, expect="14", amend="1", indicator="")), "cleared in the form"
 
 
 def test_O5_one_tile_away_uses_the_corrected_hands_indicator(client: FlaskClient, app: Flask, table: str,
@@ -372,8 +379,8 @@ def test_O5_one_tile_away_uses_the_corrected_hands_indicator(client: FlaskClient
     is R8, so R8 is offered as the false okey that stands for it; with the form's Y3, R8 itself."""
     codes = "R7 R6 R9 K1 K2 K3 B5 Y5 K5 B9 B10 B11 B12 B13"
     app.extensions["recognizer"] = Reader(*_row(codes, unsure=(1,)))
+    store.record(table, HAND_ONE)
     store.record(table, {"type": "indicator", "tile": "R7"})
     offered = r'data-one-away="picker-tiles-1" data-code="(\w+)"'
     assert re.findall(offered, _photo(client, table, expect="14", win_hint="1")) == ["F"]
-    assert re.findall(offered, _photo(client, table, expect="14", win_hint="1", indicator="Y3")) == ["R8"]
-
+    assert re.findall(offered, _photo(client, table, expect="14", win_hint="1", amend="1", indicator="Y3")) == ["R8"]

@@ -669,18 +669,16 @@ def _photo_checks(context: dict[str, Any], codes: list[str], unsure: list[bool],
 
 
 def _photo_indicator(state: TableState | None) -> str | None:
-    """The indicator a photo's tiles are checked against: the one typed in the form the photo fills in, where that
-    form has the field (a table that turned up none, or a recorded hand being corrected, whose deal's indicator is
-    not today's), else the deal's; ``None`` where there is none, or what was typed is no tile (the form says so)."""
-    if "indicator" in request.form:
-        try:
-            shown = parse_tiles(form_text("indicator"))
-        except ValueError:
-            return None
-        return shown[0].code if len(shown) == 1 and shown[0].is_numbered else None
-    if state is not None and state.deal.indicator is not None:
-        return str(state.deal.indicator.code)
-    return None
+    """The indicator a photo's tiles are checked against: the one the form it fills in means (``indicator_of``: the
+    deal's, or the one typed where none was turned up or a recorded hand is being corrected); ``None`` where there
+    is none yet, or what was typed is no indicator (the form says so when it is sent)."""
+    if state is None:
+        return None
+    try:
+        code = indicator_of(state)
+    except ValueError:
+        return None
+    return code if parse_tiles(code)[0].is_numbered else None
 
 
 def _wins_at(state: TableState) -> Callable[[Sequence[str], str], bool]:
