@@ -97,7 +97,7 @@ def _pass_deal(dealer: int, seats: int, options: OkeyOptions, score: Any, standi
     >>> _pass_deal(1, 4, options_for("okey"), None, replace(s, eliminated=(2, 3)))
     0
     """
-    gone = set(standings.eliminated) if standings is not None else set()
+    gone = set(_left(standings)) if standings is not None else set()
     for step in range(1, seats + 1):
         seat = (dealer + step) % seats
         if seat not in gone:
