@@ -64,16 +64,30 @@ UNSEEN_FONT_CANDIDATES = (
     "opentype/urw-base35/URWBookman-Demi.otf",
 )
 UNSEEN_FONTS = [str(FONT_ROOT.parent / name) for name in UNSEEN_FONT_CANDIDATES if (FONT_ROOT.parent / name).exists()]
+# Heavier and narrower faces than any the training pool drew (``--heavy-fonts``), never trained on either: black
+# and extra-bold sans faces, condensed and extra-condensed ones, a condensed black serif. Real Okey numerals are
+# often engraved this heavy or this narrow. They come from packages the renderer's pool does not need.
+HEAVY_FONT_CANDIDATES = (
+    "truetype/noto/NotoSans-Black.ttf", "truetype/noto/NotoSans-ExtraCondensedBold.ttf",
+    "truetype/noto/NotoSerif-CondensedBlack.ttf", "truetype/lato/Lato-Black.ttf", "opentype/inter/Inter-Black.otf",
+    "opentype/league-spartan/LeagueSpartan-Black.otf", "opentype/bebas-neue/BebasNeue-Bold.otf",
+    "truetype/roboto/unhinted/RobotoCondensed-Bold.ttf", "truetype/open-sans/OpenSans-ExtraBold.ttf",
+    "opentype/cantarell/Cantarell-ExtraBold.otf",
+)
+HEAVY_FONTS = [str(FONT_ROOT.parent / name) for name in HEAVY_FONT_CANDIDATES if (FONT_ROOT.parent / name).exists()]
+HEAVY_FONT_PACKAGES = ("fonts-noto-extra fonts-lato fonts-inter fonts-league-spartan fonts-bebas-neue "
+                       "fonts-roboto-unhinted fonts-open-sans fonts-cantarell")
 # The faces every set in models/README was rendered with: a machine that lacks some draws other racks from the same
 # seed (another face is drawn, and every random draw after it moves), so its figures are not the README's.
 FONT_PACKAGES = "fonts-dejavu-core fonts-noto-core fonts-tlwg-*-ttf fonts-liberation fonts-freefont-ttf fonts-urw-base35"
 URW_BOLD_FACES = 6
 
 
-def missing_fonts(unseen: bool = False) -> list[str]:
-    """The faces of the renderer's pool (or of ``--unseen-fonts``) that this machine lacks."""
-    if unseen:
-        return [name for name in UNSEEN_FONT_CANDIDATES if not (FONT_ROOT.parent / name).exists()]
+def missing_fonts(unseen: bool = False, heavy: bool = False) -> list[str]:
+    """The faces of the renderer's pool (or of ``--unseen-fonts``, ``--heavy-fonts``) that this machine lacks."""
+    if unseen or heavy:
+        return [name for name in (UNSEEN_FONT_CANDIDATES if unseen else HEAVY_FONT_CANDIDATES)
+                if not (FONT_ROOT.parent / name).exists()]
     missing = [name for name in FONT_CANDIDATES if not (FONT_ROOT / name).exists()]
     urw = len(FONTS) - (len(FONT_CANDIDATES) - len(missing))
     return missing + ([f"urw-base35/*-Bold.otf ({urw} of {URW_BOLD_FACES})"] if urw < URW_BOLD_FACES else [])
@@ -581,14 +595,23 @@ def main() -> None:
     parser.add_argument("--unseen-fonts", action="store_true",
                         help="draw the numerals only in bold faces the training pool never saw (UNSEEN_FONTS): "
                              "a dev set for a tile set whose numerals were never learnt")
+    parser.add_argument("--heavy-fonts", action="store_true",
+                        help="draw the numerals only in black, extra-bold and condensed faces the training pool never "
+                             f"saw (HEAVY_FONTS; Debian: {HEAVY_FONT_PACKAGES}): a dev set for a set's heavy numerals")
     parser.add_argument("--any-fonts", action="store_true",
                         help="render with whichever faces are installed (the racks then differ from the README's sets)")
     args = parser.parse_args()
-    missing = missing_fonts(args.unseen_fonts)
+    if args.unseen_fonts and args.heavy_fonts:
+        parser.error("--unseen-fonts and --heavy-fonts are two pools: choose one")
+    missing = missing_fonts(args.unseen_fonts, args.heavy_fonts)
     if missing and not args.any_fonts:
         parser.error(f"{len(missing)} font faces are missing ({', '.join(missing[:4])}{' …' if len(missing) > 4 else ''}): "
                      f"the racks would not be those of models/README for the same seed. Install them "
-                     f"(apt-get install {FONT_PACKAGES}) or pass --any-fonts")
+                     f"(apt-get install {HEAVY_FONT_PACKAGES if args.heavy_fonts else FONT_PACKAGES}) or pass --any-fonts")
+    if args.heavy_fonts:
+        if not HEAVY_FONTS:
+            parser.error(f"none of HEAVY_FONT_CANDIDATES is installed (Debian: {HEAVY_FONT_PACKAGES})")
+        FONTS[:] = HEAVY_FONTS
     if args.unseen_fonts:
         if not UNSEEN_FONTS:
             parser.error("none of UNSEEN_FONT_CANDIDATES is installed (Debian: fonts-dejavu-core, fonts-liberation, "

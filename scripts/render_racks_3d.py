@@ -591,17 +591,25 @@ def main() -> None:
     parser.add_argument("--unseen-fonts", action="store_true",
                         help="draw the numerals only in bold faces the training pool never saw (render_racks.UNSEEN_FONTS): "
                              "a 3-D dev set for a tile set whose numerals were never learnt")
+    parser.add_argument("--heavy-fonts", action="store_true",
+                        help="draw the numerals only in black, extra-bold and condensed faces the training pool never "
+                             "saw (render_racks.HEAVY_FONTS): a 3-D dev set for a set's heavy numerals")
     parser.add_argument("--unseen-light", action="store_true",
                         help="lights and a phone's processing no training rack had: a fluorescent tube, a window's "
                              "daylight, two lamps of two colours; a hand's shake, sharpening halos (a 3-D dev set)")
     parser.add_argument("--labels-only", action="store_true",
                         help="write labels.csv again for photos already rendered (the same scenes, no photo render)")
     args = parser.parse_args()
-    missing = flat.missing_fonts(args.unseen_fonts)
+    if args.unseen_fonts and args.heavy_fonts:
+        parser.error("--unseen-fonts and --heavy-fonts are two pools: choose one")
+    missing = flat.missing_fonts(args.unseen_fonts, args.heavy_fonts)
     if missing:
-        parser.error(f"{len(missing)} font faces are missing: install them (apt-get install {flat.FONT_PACKAGES})")
+        packages = flat.HEAVY_FONT_PACKAGES if args.heavy_fonts else flat.FONT_PACKAGES
+        parser.error(f"{len(missing)} font faces are missing: install them (apt-get install {packages})")
     if args.unseen_fonts:
         flat.FONTS[:] = flat.UNSEEN_FONTS
+    if args.heavy_fonts:
+        flat.FONTS[:] = flat.HEAVY_FONTS
     names = [f"rack_{number:04d}.jpg" for number in range(args.start, args.start + args.count)]
     unrendered = [name for name in names if not (args.out / name).is_file()]
     if args.labels_only and unrendered:
