@@ -537,7 +537,7 @@ class TableStore:
                 return self._state(con, row), False
             fold = self._fold(con, row)
             payload = prepare_event(self._state(con, row), payload, self._rng)
-            following = fold.then(payload)
+            following = fold.then(payload, new=True)
             state = following.state(row["version"] + 1)
             self._append(con, row["id"], payload["type"], payload, actor, client_id, state, request)
             if payload["type"] == "rename":

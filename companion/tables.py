@@ -143,6 +143,8 @@ def new_meta(
     names = tuple(_check_name(player, "player name") for player in players)
     _check_distinct(names)
     chosen = options_for(canonical, options, profile=profile)
+    if spec.admit_options is not None:  # a new table's (a stored one opens with the options it has)
+        spec.admit_options(chosen)
     if getattr(chosen, "partners", False) and len(names) != 4:
         raise InvalidTableError(f"partners need 4 players, not {len(names)}: turn the partners option off")
     if isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer < len(names):
@@ -346,6 +348,10 @@ class _Reducer:
         self.voided = 0
         self.amendments = dict(amendments or {})
         self.amended: set[int] = set()
+        self.cut_short: set[int] = set()
+        self.admitting = False
+        """A new event is being recorded (not replayed): the game's ``admit_hand`` checks its hand."""
+        """The hands cut short: what they cost before they were over (a wrong declaration) ended the match."""
         self.pending: Any = None
         self.outcomes: list[str] = []
         self.standings = self._standings()
@@ -446,6 +452,11 @@ class _Reducer:
         if not isinstance(event_field(event, "record"), Mapping):
             raise InvalidEventError(f"invalid record {event['record']!r} in amend event: give the corrected hand "
                                     "as an object, like the hand event's 'hand'")
+        if self.admitting and self.spec.admit_hand is not None:
+            self.spec.admit_hand(self._correction(number, self.hands[number - 1].record), self.meta.options, None)
+        if number in self.cut_short:
+            raise InvalidEventError(f"hand {number} was not over when what it cost ended the match (a wrong "
+                                    "declaration): a correction cannot replace it; undo that event to change it")
         if number not in self.amended:
             raise InvalidEventError(f"hand {number} cannot be corrected this way: the correction must end the hand "
                                     "(a valid win or the stock running out)")
@@ -465,6 +476,8 @@ class _Reducer:
         deal passes on), is void (dealt again), or goes on (a wrong declaration, booked in the hand)."""
         hand = event_field(event, "hand")
         result = self._record_hand(hand, event["type"])
+        if self.admitting and self.spec.admit_hand is not None:
+            self.spec.admit_hand(dict(result.record), self.meta.options, self.standings)
         if result.score is None:
             self._void()
             return
@@ -472,7 +485,8 @@ class _Reducer:
             self.deal = result.deal if result.deal is not None else self.deal
             self._book_pending()
             if self.finished:  # what the hand has cost ended the match, and so the hand
-                self._add_hand(self.pending, result.record)
+                self.cut_short.add(len(self.hands) + 1)
+                self._add_hand(result.closing if result.closing is not None else self.pending, result.record)
             return
         number = len(self.hands) + 1
         if number in self.amendments:
@@ -579,7 +593,7 @@ class Fold:
     ('Ali', 'Cem')
     """
 
-    def __init__(self, meta: TableMeta, events: Iterable[Mapping[str, Any]]) -> None:
+    def __init__(self, meta: TableMeta, events: Iterable[Mapping[str, Any]], *, admit_last: bool = False) -> None:
         self.meta = meta
         self.events = tuple(events)
         self.previous: Fold | None = None
@@ -588,22 +602,30 @@ class Fold:
         last_amend = max((i for i, e in enumerate(self.events, start=1) if _is_amend(e)), default=0)
         for count, event in enumerate(self.events, start=1):
             try:
+                self._reducer.admitting = admit_last and count == len(self.events)
                 self._reducer.apply(event)
             except ValueError as error:
                 if count >= last_amend:
                     raise
                 number = self.events[last_amend - 1].get("hand")
                 raise InvalidEventError(f"the correction of hand {number} cannot be recorded: {error}") from None
+            finally:
+                self._reducer.admitting = False
 
-    def then(self, event: Mapping[str, Any]) -> Fold:
-        """The fold with ``event`` applied last; an ``amend`` rewrites an earlier hand, so it folds anew."""
+    def then(self, event: Mapping[str, Any], *, new: bool = False) -> Fold:
+        """The fold with ``event`` applied last; an ``amend`` rewrites an earlier hand, so it folds anew.
+        ``new``: the event is being recorded, not replayed, so the game's ``admit_hand`` checks its hand too."""
         if _is_amend(event):
-            return Fold(self.meta, (*self.events, event))
+            return Fold(self.meta, (*self.events, event), admit_last=new)
         reducer = copy.copy(self._reducer)
         for name, value in vars(reducer).items():  # the mutable parts are the new fold's own
             if isinstance(value, (list, dict, set)):
                 setattr(reducer, name, copy.copy(value))
-        reducer.apply(event)
+        reducer.admitting = new
+        try:
+            reducer.apply(event)
+        finally:
+            reducer.admitting = False
         following = copy.copy(self)
         following.events = (*self.events, event)
         following._reducer = reducer

@@ -60,19 +60,28 @@ def _okey_hand(rng: random.Random, seats: int, indicator: str | None, present: l
     return hand
 
 
+NO_OKEY = [tile for tile in TILES[:20] if tile not in ("R5", "R13")]  # the okeys of INDICATORS R4 and R12
+
+
 def _okey101_hand(rng: random.Random, seats: int, indicator: str | None, present: list[int]) -> dict[str, Any]:
+    """A hand a set can produce whatever the indicator: the racks' tiles are no okey, and the typed okeys and an okey
+    discarded to finish are at most the set's two (a new hand with more is refused where it enters, O1/O3)."""
     finisher = None if rng.random() < 0.15 else rng.randrange(seats)
+    okey_discard = finisher is not None and rng.random() < 0.2
+    okeys_left = 2 - okey_discard
     players: list[dict[str, Any]] = []
     for seat in range(seats):
         if seat == finisher:
             players.append({"opened": rng.choice(["melds", "pairs"]), "rack": ""})
         elif rng.random() < 0.3:
-            players.append({"opened": rng.choice([None, "melds", "pairs"]), "rack": " ".join(rng.sample(TILES[:20], 3))})
+            players.append({"opened": rng.choice([None, "melds", "pairs"]), "rack": " ".join(rng.sample(NO_OKEY, 3))})
         else:
+            okeys = min(okeys_left, rng.choice([0, 0, 0, 1]))
+            okeys_left -= okeys
             players.append({"opened": rng.choice([None, "melds", "melds", "pairs"]), "sum": rng.randrange(0, 80),
-                            "okeys": rng.choice([0, 0, 0, 1])})
+                            "okeys": okeys})
     hand: dict[str, Any] = {"finisher": finisher, "players": players}
-    if finisher is not None and rng.random() < 0.2:
+    if okey_discard:
         hand["finish"] = "okey_discard"
     return hand
 
@@ -582,6 +591,11 @@ class Driver:
                 hand["indicator"] = indicator if indicator and not for_amend else self.rng.choice(INDICATORS)
         if self.case.game == "okey" and not for_amend and hand["winner"] is not None and self.rng.random() < 0.15:
             hand["tiles"] = OKEY_BAD  # a wrong declaration (O5): it costs the declarer, the hand goes on
+        if self.case.game == "thai" and not for_amend and hand.get("fed_by") is not None:
+            # D6: at a table the feeder is the player just before the knocker, the way play goes now (a new hand
+            # with another is refused where it enters; a correction is not checked for it).
+            step = 1 if state.standings.direction == "forward" else -1
+            hand["fed_by"] = (hand["knocker"] - step) % self.case.seats
         return hand
 
     def table_event(self, state: TableState) -> None:

@@ -198,15 +198,21 @@ def test_O6_elimination_a_dealer_put_out_mid_hand_is_named_as_the_players_see_th
 
 def test_O6_elimination_a_gosterme_sent_for_a_seat_that_left_keeps_the_table_readable(store: TableStore,
                                                                                       eliminated: str) -> None:
-    """The event itself is kept as earlier versions wrote it (a table's log must always replay): the hand that would
-    count it is refused naming why, and an undo mends it."""
-    from companion.rules.errors import InvalidHandRecordError
+    """Sent now, the event is refused before it is stored; in a log an earlier version wrote, it still replays
+    (a table's log must always replay), the hand that would count it is refused naming why, and an undo mends it."""
+    from companion.rules.errors import InvalidEventError, InvalidHandRecordError
+    from companion.tables import new_meta, replay
 
     _on_hand_four(store, eliminated)
-    store.record(eliminated, {"type": "gosterme", "player": 2})
-    assert store.get(eliminated).totals == (2, 1, -1, -1)
+    with pytest.raises(InvalidEventError, match=re.escape("Player 3 left the match (O6) and cannot show")):
+        store.record(eliminated, {"type": "gosterme", "player": 2})
+    assert store.events(eliminated)[-1].type == "indicator"  # nothing written
+    meta = new_meta(eliminated, game="okey", players=["A", "B", "C", "D"],
+                    options={"elimination": True, "start_points": 4})
+    events = [event.payload for event in store.events(eliminated) if not event.undone and event.type != "undo"]
+    written = [*events, {"type": "gosterme", "player": 2}]
+    assert replay(meta, written).totals == (2, 1, -1, -1)
     with pytest.raises(InvalidHandRecordError, match=re.escape("Player 3 left the match (O6) and cannot show")):
-        store.record(eliminated, {"type": "okey_hand", "hand": {"winner": 0, "tiles": MELDS, "discard": "Y8"}})
-    store.undo(eliminated)
+        replay(meta, [*written, {"type": "okey_hand", "hand": {"winner": 0, "tiles": MELDS, "discard": "Y8"}}])
     assert store.record(eliminated, {"type": "okey_hand", "hand": {"winner": 0, "tiles": MELDS,
                                                                    "discard": "Y8"}}).hands[-1].entries == (0, -2, 0, 0)

@@ -647,10 +647,13 @@ def test_O6_match_end_announces_winners_and_losers(editor: FlaskClient, store: T
     page = text(editor.get(f"/t/{table}").text)
     assert f"Match over. Winners: {', '.join(state.players[s] for s in state.winners)}" in page
     assert "Losers:" in page and "Declare a win" not in page
-    assert "The match is over: somebody is at 0 or less, and the two highest win (O6): Ali (4), " in page
-    assert "won by Ali, " in text(editor.get("/").text)
+    # Ali at 4, the three others tied at 0: the second place is no winning place for those who ended the match.
+    assert "The match is over: somebody is at 0 or less, and the highest win, players tied on a place sharing it (O6): " \
+           "Ali (4). " in page
+    assert "won by Ali" in text(editor.get("/").text)
     editor.set_cookie("lang", "tr")
-    assert "Oyun bitti: biri 0 ya da altına indi; en yüksek iki oyuncu kazanır (O6): Ali (4), " in text(editor.get(f"/t/{table}").text)
+    assert "Oyun bitti: biri 0 ya da altına indi; en yüksekler kazanır, aynı puandakiler sırayı paylaşır (O6): Ali (4)." \
+        in text(editor.get(f"/t/{table}").text)
 
 
 def test_new_table_can_reuse_an_earlier_tables_rules(client: FlaskClient, store: TableStore) -> None:

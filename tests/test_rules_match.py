@@ -77,7 +77,8 @@ def test_O6_start_points_option() -> None:
     options = okey({"start_points": 4})
     standings = okey_standings(4, [win(0, options), win(0, options)], options)
     assert standings.points == (4, 0, 0, 0) and standings.finished
-    assert standings.winners == (0, 1) and standings.losers == (2, 3)
+    # Three tied at 0 on the second place: it is no winning place for those who ended the match (no seat order).
+    assert standings.winners == (0,) and standings.losers == (1, 2, 3)
 
 
 def test_O6_elimination_players_leave_until_one_remains() -> None:
@@ -126,7 +127,7 @@ def test_O6_two_and_three_players() -> None:
     options = okey({"start_points": 2})
     three = [score_okey_hand({"players": 3, "indicator": "Y7", "winner": 1, "tiles": MELDS, "discard": "K1"}, options)]
     standings = okey_standings(3, three, options)
-    assert standings.points == (0, 2, 0) and standings.winners == (1,) and standings.losers == (2,)
+    assert standings.points == (0, 2, 0) and standings.winners == (1,) and standings.losers == (0, 2)  # tied last
 
 
 def test_okey_standings_bad_input() -> None:
@@ -267,3 +268,20 @@ def test_standings_json_lists_the_fields_in_order_with_the_explanations():
     assert list(rami) == ["players", "finisher", "rami_sec", "scores", "explain", "explain_detail", "per_seat"]
     assert rami["per_seat"][1] == ["Player 2 keeps 2C 3D: 2 + 3 = 5."]
     json.dumps([over, rami])
+
+
+@pytest.mark.parametrize(("points", "players", "winners", "losers"), [
+    ((4, 0, 4, 4), 4, (0, 2, 3), (1,)),  # three tied on top: the second place is shared, never given by seat order
+    ((4, 2, 2, 0), 4, (0, 1, 2), (3,)),
+    ((5, 3, 1, 0), 4, (0, 1), (2, 3)),
+    ((6, 0, -1, -2), 4, (0, 1), (2, 3)),  # the second highest wins even at 0 when nobody ties it
+    ((4, 0, 0, 0), 4, (0,), (1, 2, 3)),
+    ((5, 3, 0), 3, (0,), (2,)),  # three players: the highest wins, the lowest loses
+    ((3, 3, 0), 3, (0, 1), (2,)),
+    ((0, 2, 0), 3, (1,), (0, 2)),
+])
+def test_O6_ties_share_a_place_never_broken_by_seat_order(points: tuple[int, ...], players: int,
+                                                            winners: tuple[int, ...], losers: tuple[int, ...]) -> None:
+    from companion.rules.match import _okey_result
+
+    assert _okey_result(list(points), players, False, [], False) == (winners, losers)

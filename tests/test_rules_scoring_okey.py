@@ -266,9 +266,11 @@ def test_O6_elimination_who_left_is_checked(left: Any, says: str) -> None:
         score_okey_hand(hand(left=left))
 
 
-def test_O6_elimination_a_seat_that_left_cannot_show_the_indicators_twin() -> None:
-    with pytest.raises(InvalidHandRecordError, match=re.escape("Player 3 left the match (O6) and cannot show")):
-        score_okey_hand(hand(winner=None, gosterme=[2], left=[2]))
+def test_O6_elimination_a_gosterme_shown_before_its_player_left_still_counts() -> None:
+    """A seat leaves mid-hand only by its own wrong declaration (O5): a gösterme it showed before counts, from the
+    seats still in.  One that left before the hand is refused by the table, which knows when it left."""
+    assert score_okey_hand(hand(winner=None, gosterme=[2], left=[2])).deltas == (-1, -1, 0, -1)
+    assert score_okey_hand(hand(winner=None, gosterme=[2], left=[2, 3])).deltas == (-1, -1, 0, 0)
 
 
 def test_O6_with_partners_nobody_leaves() -> None:

@@ -129,14 +129,16 @@ def _okey_match_over(
     winners: tuple[int, ...], losers: tuple[int, ...], totals: tuple[int, ...], players: int, teams: bool,
     elimination: bool,
 ) -> Explanation:
-    """Who won and why, citing O6: the two highest (one with 2 or 3 players), the team still above 0, the
-    last one left."""
+    """Who won and why, citing O6: the two highest (one with 2 or 3 players; more where players tie on the last
+    winning place), the team still above 0, the last one left."""
     if teams:
         rule, why = "team", "somebody is at 0 or less, and the team still above 0 wins"
     elif elimination:
         rule = "last_left"
         why = ("only one player is left above 0 and wins" if totals[winners[0]] > 0
                else "nobody is left above 0, and the last to leave with the most points wins")
+    elif (len(winners), len(losers)) != (max(1, players // 2),) * 2:  # a tie moved a winning or losing place
+        rule, why = "tied", "somebody is at 0 or less, and the highest win, players tied on a place sharing it"
     elif len(winners) > 1:
         rule, why = "two_highest", "somebody is at 0 or less, and the two highest win"
     else:
@@ -161,8 +163,23 @@ def _okey_result(
         # O6 settled reading: the one player left above 0 wins; everybody who left lost.  Should the last
         # ones all leave in the same hand, the highest of them wins (ties keep seat order).
         return (ranking[0],), tuple(ranking[1:])
+    # O6: the two highest win (the highest with 2 or 3 players), the two lowest lose.  Players tied on the last
+    # winning place share it, unless they are at 0 or less (the ones that ended the match); players tied on the last
+    # losing place share that.  Nobody is placed by seat order.
     size = max(1, players // 2)
-    return tuple(ranking[:size]), tuple(ranking[-size:])
+
+    def above(seat: int) -> int:
+        return sum(points[other] > points[seat] for other in ranking)
+
+    def below(seat: int) -> int:
+        return sum(points[other] < points[seat] for other in ranking)
+
+    def tied(seat: int) -> int:
+        return sum(points[other] == points[seat] for other in ranking)
+
+    winners = tuple(seat for seat in ranking
+                    if above(seat) < size and (above(seat) + tied(seat) <= size or points[seat] > 0)) or (ranking[0],)
+    return winners, tuple(seat for seat in ranking if below(seat) < size and seat not in winners)
 
 
 def _per_seat(points: list[int], players: int, teams: bool) -> tuple[int, ...]:

@@ -184,6 +184,12 @@ class GameSpec:
       the dice deal counts only the seats in play; the game's ``pass_deal`` skips them.
     - ``ops``: the batch/CLI operations the game answers besides ``score`` and ``options``:
       ``op(request, options) -> dict`` (``check``, ``opening``, ``solve`` …).
+    - ``admit_hand(record, options, standings)`` (optional): refuses a new hand record that no set or turn can
+      produce, beyond what scoring needs (more okeys than a set has, a rack too big, an empty rack beside the
+      winner's, a feeder who played after the knocker): checked where a hand, a correction or the command line's
+      ``score`` enters, never on replay, so a log an earlier version wrote still opens.  ``standings``: the
+      table's before the hand (``None`` for the command line and for a correction).
+      ``admit_options(options)`` (optional): the same for a new table's options (an Okey match starting at 0).
     """
 
     id: str
@@ -211,6 +217,8 @@ class GameSpec:
     pass_deal: Callable[[int, int, Any, Any, Any], int] = _to_the_right
     left: Callable[[Any], tuple[int, ...]] = _nobody_left
     ops: Mapping[str, Callable[[Mapping[str, Any], Any], dict[str, Any]]] = field(default_factory=_empty)
+    admit_hand: Callable[[Mapping[str, Any], Any, Any], None] | None = None
+    admit_options: Callable[[Any], None] | None = None
 
     @property
     def hand_event(self) -> str:

@@ -143,6 +143,9 @@ class HandResult:
     deal: Deal | None = None
     record: Mapping[str, Any] = field(default_factory=dict)
     refusal: str = "does not end the hand: give a record that ends it"
+    closing: Any | None = None
+    """Where the hand goes on (``over`` false) but what it has cost ends the match, and so the hand: its score
+    when more than ``pending`` counts then (Okey: a gösterme shown before the wrong declaration, O6)."""
 
 
 def event_field(event: Mapping[str, Any], name: str) -> Any:

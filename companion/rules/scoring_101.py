@@ -49,6 +49,7 @@ __all__ = [
     "PENALTY_REASONS",
     "Penalty",
     "Okey101HandScore",
+    "admit_okey101_hand",
     "pending_penalties",
     "rack_points",
     "score_okey101_hand",
@@ -157,8 +158,17 @@ class _Entry:
         return self.values.count(None)
 
 
-MAX_RACK_SUM = 2000
-"""A typed rack sum above this is a typo (22 tiles of 13 are 286)."""
+MAX_RACK_TILES = 21
+"""A rack holds at most 21 tiles when a hand ends (H2: 21 dealt, 22 to the starter, who discards first)."""
+
+MAX_RACK_SUM = 8 * 13 + 8 * 12 + 5 * 11
+"""The most a typed rack sum (okeys apart) can be: 21 tiles, the set's eight 13s, eight 12s and five 11s (255)."""
+
+MAX_TYPED_SUM = 2000
+"""What scoring takes (a log an earlier version wrote may hold such a sum); a new hand is held to MAX_RACK_SUM."""
+
+SET_OKEYS = 2
+"""A set has two okeys (O1, O3): the racks' okeys and an okey discarded to finish are among them."""
 
 OKEY101_HAND_SCHEMA: Schema = {
     "indicator": Field(max_length=8),
@@ -458,8 +468,9 @@ def _entry(seat: int, item: Any, wilds: Wilds) -> _Entry:
     if item.get("rack"):
         raise InvalidHandRecordError(f"seat {seat} has both 'rack' and 'sum': give one of them")
     typed, okeys = item["sum"], item.get("okeys", 0)
-    if isinstance(typed, bool) or not isinstance(typed, int) or not 0 <= typed <= MAX_RACK_SUM:
-        raise InvalidHandRecordError(f"invalid sum {typed!r} for seat {seat}: a whole number from 0 to {MAX_RACK_SUM}")
+    if isinstance(typed, bool) or not isinstance(typed, int) or not 0 <= typed <= MAX_TYPED_SUM:
+        raise InvalidHandRecordError(f"invalid sum {typed!r} for seat {seat}: a whole number from 0 to {MAX_RACK_SUM} "
+                                     f"(okeys apart, {MAX_RACK_TILES} tiles are worth at most {MAX_RACK_SUM})")
     if isinstance(okeys, bool) or not isinstance(okeys, int) or not 0 <= okeys <= 2:
         raise InvalidHandRecordError(f"invalid okeys {okeys!r} for seat {seat}: 0, 1 or 2")
     return _Entry(opened, None, ((typed,) if typed else ()) + (None,) * okeys)
@@ -488,6 +499,42 @@ def _check_tiles(indicator: Tile, entries: Sequence[_Entry]) -> None:
         check_tile_counts(every)
     except ImpossibleHandError as error:
         raise ImpossibleHandError(f"{error} (counting every rack and the indicator)") from None
+
+
+def admit_okey101_hand(hand: Mapping[str, Any], options: Okey101Options | None = None, standings: Any = None) -> None:
+    """Refuse a new hand record no set or turn can produce, beyond what :func:`score_okey101_hand` needs (the
+    registry's ``admit_hand``: checked where a hand enters, never on replay): a rack of more than 21 tiles, a typed
+    sum above 255, more okeys on the racks and the finishing discard than the set's two, elden after a pairs opening.
+
+    >>> admit_okey101_hand({"indicator": "R4", "finisher": 0, "finish": "okey_discard", "players": [
+    ...     {"opened": "melds", "rack": ""}, {"opened": "melds", "rack": "R5"}, {"opened": None, "sum": 9, "okeys": 1}]})
+    Traceback (most recent call last):
+    ...
+    companion.rules.errors.ImpossibleHandError: impossible hand: 3 okeys on the racks and the finishing discard, but a set has only 2 (O1, O3): correct the racks, the typed okeys or the finish
+    """
+    _check_options(options)
+    if not isinstance(hand, Mapping):
+        raise InvalidHandRecordError(f"a hand record must be an object, not {hand!r}")
+    entries = _entries(hand.get("players"), Wilds.from_indicator(_indicator(_required(hand, "indicator"))))
+    for seat, entry in enumerate(entries):
+        if entry.tiles is not None and len(entry.tiles) > MAX_RACK_TILES:
+            raise ImpossibleHandError(f"impossible rack: {len(entry.tiles)} tiles for {player(seat)}, but a rack "
+                                      f"holds at most {MAX_RACK_TILES} when a hand ends (H2)")
+        if entry.tiles is None and entry.face_sum > MAX_RACK_SUM:
+            raise InvalidHandRecordError(f"invalid sum {entry.face_sum!r} for seat {seat}: a whole number from 0 to "
+                                         f"{MAX_RACK_SUM} (okeys apart, {MAX_RACK_TILES} tiles are worth at most "
+                                         f"{MAX_RACK_SUM})")
+    okeys = sum(entry.okeys for entry in entries) + (hand.get("finish") == "okey_discard")
+    if okeys > SET_OKEYS:
+        raise ImpossibleHandError(f"impossible hand: {okeys} okeys on the racks and the finishing discard, but a set "
+                                  f"has only {SET_OKEYS} (O1, O3): correct the racks, the typed okeys or the finish")
+    finisher = hand.get("finisher")
+    if hand.get("elden") is True and isinstance(finisher, int) and 0 <= finisher < len(entries) \
+            and entries[finisher].opened == "pairs":
+        raise InvalidHandRecordError(
+            "elden with a pairs opening is impossible: the finisher lays 21 tiles in one turn and pairs take an even "
+            "number, with no one else's melds to add to (H4): set elden to false or 'opened' to 'melds'"
+        )
 
 
 def _check_finish(entries: Sequence[_Entry], finisher: int | None, okey_discard: bool, elden: bool) -> None:

@@ -7,9 +7,10 @@ A hand record, as the JSON API sends it::
 
 ``winner: null`` means the stock ran out: nobody scores, a gösterme still counts.  ``discard`` is the
 winner's final discard.  ``left`` (optional) lists the seats that left the match before this hand (O6
-``elimination``): they are not at the table, so the hand takes nothing from them, and they cannot win or
-show.  Whether the win is melds or seven pairs, an okey discard or a one-colour hand is detected from the
-tiles (:func:`companion.rules.win.check_win`), never asked.
+``elimination``), or during it by their own wrong declaration (O5): the hand takes nothing from them and they
+cannot win; a gösterme one of them showed before a wrong declaration put them out still counts.  Whether the
+win is melds or seven pairs, an okey discard or a one-colour hand is detected from the tiles
+(:func:`companion.rules.win.check_win`), never asked.
 
 Numbers are points *lost* (the 20-point count goes down): every opponent of the winner loses the same
 amount.  With ``partners`` the two teams (seats 0 and 2, seats 1 and 3) keep one count each:
@@ -177,8 +178,7 @@ def score_okey_hand(hand: Mapping[str, Any], options: OkeyOptions | None = None)
         winner = _seat(winner, players, "winner")
         _present(winner, left, "win")
         win = _win(hand, winner, indicator, options, ledger, lines)
-    for seat in gosterme:
-        _present(seat, left, "show the indicator's twin")
+    for seat in gosterme:  # a seat in ``left`` showed before it left, by its own wrong declaration (O5)
         ledger.opponents_lose(seat, options.gosterme_points)
         lines.append(Explanation(
             "okey.gosterme", {"seat": seat, "points": options.gosterme_points},

@@ -26,7 +26,7 @@ from companion.rules.melds import OpeningCheck as LaidOpening
 from companion.rules.melds import check_laid_opening, needed_to_open, opening_to_beat
 from companion.rules.options import Okey101Options, OkeyOptions
 from companion.rules.photo import PhotoCheck, PhotoNote, check_photo
-from companion.rules.scoring_101 import OKEY_IN_HAND_POINTS, rack_points, score_okey101_hand
+from companion.rules.scoring_101 import MAX_RACK_SUM, OKEY_IN_HAND_POINTS, rack_points, score_okey101_hand
 from companion.rules.scoring_okey import pending_gosterme, score_okey_hand
 from companion.rules.tiles import format_tiles, parse_tiles
 from companion.rules.win import check_win
@@ -234,6 +234,9 @@ def _okey101_hand(state: TableState) -> dict[str, Any]:
     if elden and finisher is not None and opened:
         raise HandFormError(_("Elden means nobody else had opened, but %(names)s opened: untick elden, or mark "
                               "them as not opened.", names=", ".join(opened)), "finish")
+    if elden and finisher is not None and players[finisher]["opened"] == "pairs":
+        raise HandFormError(_("Elden cannot follow a pairs opening: the finisher lays 21 tiles in one turn, and pairs "
+                              "take an even number (H4). Untick elden, or mark how they opened as melds."), "finish")
     return {
         "indicator": indicator,
         "finisher": finisher,
@@ -262,7 +265,7 @@ def _okey101_entry(seat: int, name: str, finished: bool) -> dict[str, Any]:
     entry: dict[str, Any] = {"opened": None if opened == "none" else opened}
     try:
         if typed_sum or okeys.strip("0"):  # okeys alone: a rack of nothing but okeys
-            entry["sum"] = form_int(f"sum{seat}", _("The sum of %(name)s", name=name), low=0, high=2000, default=0)
+            entry["sum"] = form_int(f"sum{seat}", _("The sum of %(name)s", name=name), low=0, high=MAX_RACK_SUM, default=0)
             entry["okeys"] = form_int(f"okeys{seat}", _("The okeys of %(name)s", name=name), low=0, high=2,
                                       default=0)
         else:

@@ -235,6 +235,8 @@ EXPLANATIONS: dict[str, LazyString] = {
     "okey.match_over": _l("The match is over: %(winner_names)s win, %(loser_names)s lose."),
     "okey.match_over.two_highest": _l("The match is over: somebody is at 0 or less, and the two highest win (O6): "
                                       "%(winner_names)s. %(loser_names)s lose."),
+    "okey.match_over.tied": _l("The match is over: somebody is at 0 or less, and the highest win, players tied on a "
+                               "place sharing it (O6): %(winner_names)s. %(loser_names)s lose."),
     "okey.match_over.highest": _l("The match is over: somebody is at 0 or less, and the highest wins (O6): "
                                   "%(winner_names)s. %(loser_names)s lose."),
     "okey.match_over.team": _l("The match is over: a team is at 0 or less, and the team still above 0 wins (O6): "
@@ -637,6 +639,12 @@ _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
     (re.compile(r"^impossible hand: (?P<count>\d+) × (?P<tile>\w+), a set has only (?P<limit>\d+)"),
      _l("Impossible: %(count)s × %(tile)s entered, but the set has only %(limit)s of that tile (counting every "
         "tile entered and the indicator).")),
+    (re.compile(r"^impossible hand: (?P<count>\d+) okeys on the racks and the finishing discard"),
+     _l("%(count)s okeys on the racks and the final discard is impossible: a set has only 2 (O1, O3). Correct the "
+        "racks, the typed okeys or the finish.")),
+    (re.compile(r"^impossible rack: (?P<count>\d+) tiles for player (?P<n>\d+), but a rack holds at most "
+                r"(?P<limit>\d+)"),
+     _l("Player %(n)s cannot keep %(count)s tiles: a rack holds at most %(limit)s when a hand ends (H2).")),
     (re.compile(r"^impossible hand: 2 × (?P<tile>\w+) and the face-up indicator"),
      _l("Impossible: 2 × %(tile)s entered, but %(tile)s is the face-up indicator: the set has only two of it.")),
     (re.compile(r"^impossible (?:opening|melds) .*: no melds given"),
@@ -664,6 +672,9 @@ _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
      _l("Player %(n)s has left the match (O6) and cannot win: pick the winner among the players still in it.")),
     (re.compile(r"^[Pp]layer (?P<n>\d+) left the match \(O6\) and cannot show the indicator's twin any more"),
      _l("Player %(n)s has left the match (O6) and cannot show the indicator's twin.")),
+    (re.compile(r"^[Pp]layer (?P<n>\d+) already showed the indicator's twin this hand, and there is only one"),
+     _l("Player %(n)s already showed the indicator's twin this hand, and there is only one (the other copy is the "
+        "indicator). If the gösterme went to the wrong player, undo it and record it again.")),
     (re.compile(r"^player (?P<n>\d+) left the match and cannot deal"),
      _l("Player %(n)s has left the match (O6) and cannot deal: undo the change that put them out, or play on without "
         "the dice ritual.")),

@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from companion.rules.errors import InvalidEventError
-from companion.rules.explain import Explanation
+from companion.rules.errors import InvalidEventError, InvalidHandRecordError, InvalidOptionError
+from companion.rules.explain import Explanation, player
 from companion.rules.games.tile_deal import DEAL_EVENTS, DEAL_OPS, hand_with_indicator
 from companion.rules.match import OkeyStandings, okey_standings
 from companion.rules.options import OkeyOptions
@@ -40,6 +40,22 @@ def _on_gosterme(table: TableView, event: Mapping[str, Any]) -> Deal:
     return replace(table.deal, gosterme=(*table.deal.gosterme, seat))
 
 
+def _admit_gosterme(table: TableView, event: dict[str, Any], rng: Any) -> dict[str, Any]:
+    """A new gösterme, checked before it is stored (a log an earlier version wrote still replays): one copy of
+    the indicator's tile is the indicator, so one seat a hand can show the other (O1/O3 settled reading); a seat
+    that left the match (O6 ``elimination``) shows nothing."""
+    seat = event_seat(table, event)
+    if seat in table.left:
+        raise InvalidEventError(f"{player(seat).capitalize()} left the match (O6) and cannot show the indicator's "
+                                "twin any more")
+    shown = [other for other in table.deal.gosterme if other != seat]
+    if shown:
+        raise InvalidEventError(f"{player(shown[0]).capitalize()} already showed the indicator's twin this hand, and "
+                                "there is only one (the other copy is the indicator): undo that gösterme if it was "
+                                "recorded for the wrong player")
+    return event
+
+
 def _record_hand(table: TableView, hand: dict[str, Any]) -> HandResult:
     """The hand with this hand's gösterme and wrong declarations.  A wrong declaration costs the declarer and
     play goes on (O5): the same hand and dealer, the penalty in the totals at once (:func:`_pending`), a
@@ -51,13 +67,26 @@ def _record_hand(table: TableView, hand: dict[str, Any]) -> HandResult:
         record["left"] = list(table.left)
     given = list_field(record, "gosterme")
     shown = [*table.deal.gosterme, *(seat for seat in given if seat not in table.deal.gosterme)]
+    # A seat leaves mid-hand only by its own wrong declaration (O5, O6): one that left before the hand shows nothing,
+    # one that showed the twin and then declared wrongly keeps its gösterme.
+    declared = {score.winner for score in table.deal.wrong_declarations}
+    gone = [seat for seat in shown if seat in table.left and seat not in declared]
+    if gone:
+        raise InvalidHandRecordError(f"{player(gone[0]).capitalize()} left the match (O6) and cannot show the "
+                                     "indicator's twin any more")
     record = {**record, "gosterme": shown}
     score = score_okey_hand(record, table.options)
     if not score.valid:
         wrong = score_okey_hand({**record, "gosterme": []}, table.options)
         deal = replace(table.deal, gosterme=tuple(shown),
                        wrong_declarations=(*table.deal.wrong_declarations, wrong))
-        return HandResult(wrong, over=False, deal=deal, record=record,
+        closing = None
+        if shown:  # should the declaration end the match, the gösterme shown before it counts (O6)
+            shows = score_okey_hand({**record, "winner": None, "gosterme": shown}, table.options)
+            shows = replace(shows, explain=tuple(line for line in shows.explain if line.key != "okey.stock_exhausted"))
+            closing = combine_okey_scores([shows, *deal.wrong_declarations])  # the last says how it ended
+            closing = replace(closing, explain=(*combine_okey_scores(deal.wrong_declarations).explain, *shows.explain))
+        return HandResult(wrong, over=False, deal=deal, record=record, closing=closing,
                           refusal=f"is not a valid win: {score.reason}; record a valid win or the stock running out")
     return HandResult(combine_okey_scores([*table.deal.wrong_declarations, score]), record=record)
 
@@ -105,6 +134,13 @@ def _pass_deal(dealer: int, seats: int, options: OkeyOptions, score: Any, standi
     return dealer
 
 
+def _admit_options(options: OkeyOptions) -> None:
+    """A new table starts above 0: the match ends when someone is at 0 or less (O6)."""
+    if options.start_points < 1:
+        raise InvalidOptionError(f"invalid value {options.start_points!r} for option 'start_points' of okey; use "
+                                 "1-10000")
+
+
 def op_check(request: Mapping[str, Any], options: Any) -> dict[str, Any]:
     """Batch/CLI ``check`` (O5): 14 tiles → verdict and arrangement; 15 tiles → the winning discards."""
     return check_hand(request_field(request, "tiles"), indicator=request.get("indicator"), options=options).to_dict()
@@ -132,10 +168,11 @@ SPEC = register(GameSpec(
     sheet="countdown",
     picker="tiles",
     templates=Templates(hand="okey_win.html", form="hands.okey_win", actions="games/okey_actions.html"),
-    events={**DEAL_EVENTS, "gosterme": EventRule(_on_gosterme, fields={"player": Field()})},
+    events={**DEAL_EVENTS, "gosterme": EventRule(_on_gosterme, prepare=_admit_gosterme, fields={"player": Field()})},
     hand_fields=OKEY_HAND_SCHEMA,
     deal_tiles=14,
     pass_deal=_pass_deal,
     left=_left,
     ops={"check": op_check, **DEAL_OPS},
+    admit_options=_admit_options,
 ))

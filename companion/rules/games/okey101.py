@@ -27,6 +27,7 @@ from companion.rules.scoring_101 import (
     PENALTY_REASONS,
     Okey101HandScore,
     pending_penalties,
+    admit_okey101_hand,
     score_okey101_hand,
 )
 
@@ -135,4 +136,5 @@ SPEC = register(GameSpec(
     hand_fields=OKEY101_HAND_SCHEMA,
     deal_tiles=21,
     ops={"opening": op_opening, "meld": op_meld, "check": op_check, **DEAL_OPS},
+    admit_hand=admit_okey101_hand,
 ))
