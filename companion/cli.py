@@ -54,15 +54,20 @@ def _game_of(request: Mapping[str, Any], op: str) -> GameSpec:
     raise CommandError(f"no game answers {op!r}")  # pragma: no cover — only registered ops are dispatched
 
 
+def _check_answers(spec: GameSpec, op: str) -> None:
+    """Refuse ``op`` where the game's registry entry does not list it, naming the operations it answers."""
+    if op not in spec.ops:
+        offered = ", ".join(sorted({*spec.ops, "score", "options"}))
+        raise CommandError(f"{spec.title} has no {op!r} operation; it answers: {offered}")
+
+
 def game_op(op: str) -> Callable[[Mapping[str, Any]], dict[str, Any]]:
     """The batch operation ``op`` as the games answer it: the request's game (see :func:`_game_of`), its
     options, then the function its registry entry lists for ``op``."""
 
     def run(request: Mapping[str, Any]) -> dict[str, Any]:
         spec = _game_of(request, op)
-        if op not in spec.ops:
-            offered = ", ".join(sorted({*spec.ops, "score", "options"}))
-            raise CommandError(f"{spec.title} has no {op!r} operation; it answers: {offered}")
+        _check_answers(spec, op)
         options = _options(request, spec.id)
         return spec.ops[op]({**request, "game": spec.id}, options)
 
@@ -76,7 +81,10 @@ def op_score(request: Mapping[str, Any]) -> dict[str, Any]:
     hand = _require(request, "hand")
     if not isinstance(hand, Mapping):
         raise CommandError(f"field 'hand' must be an object, not {hand!r}")
-    result: dict[str, Any] = spec.score_hand(hand, _options(request, spec.id)).to_dict()
+    options = _options(request, spec.id)
+    if spec.admit_hand is not None:
+        spec.admit_hand(hand, options, None)
+    result: dict[str, Any] = spec.score_hand(hand, options).to_dict()
     return result
 
 
@@ -565,9 +573,13 @@ def _add_so_far(parser: argparse.ArgumentParser) -> None:
 
 
 def _need_indicator(args: argparse.Namespace) -> None:
-    """A tile game's check, opening and meld need the indicator (O3); a card game has none."""
-    if getattr(args, "indicator", None) is None and find_game(args.game).picker == "tiles":
-        raise CommandError(f"--indicator is required for {find_game(args.game).title}: the face-up tile, e.g. R4")
+    """Check, opening and meld need the indicator (O3) in a game that turns one up: its registry entry lists the
+    ``indicator`` event.  A card game or Rummikub has none; a game that does not answer the command says so first.
+    """
+    spec = find_game(args.game)
+    _check_answers(spec, args.command)
+    if getattr(args, "indicator", None) is None and "indicator" in spec.events:
+        raise CommandError(f"--indicator is required for {spec.title}: the face-up tile, e.g. R4")
 
 
 def _request(args: argparse.Namespace, op: str, **fields: Any) -> dict[str, Any]:

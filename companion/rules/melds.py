@@ -49,6 +49,7 @@ from companion.rules.tiles import (
 __all__ = [
     "Wilds",
     "Meld",
+    "MeldRuleIds",
     "MeldVerdict",
     "OpeningCheck",
     "check_laid_meld",
@@ -258,47 +259,68 @@ def _illegal(what: str, tiles: Sequence[Tile], why: str) -> MeldVerdict:
     return MeldVerdict(False, 0, f"illegal {what}: {meld_notation(tiles)} ({why})", None)
 
 
-_MIXED = "a set is one number in distinct colours, a run consecutive numbers in one colour, O4"
+def _mixed(rule: str) -> str:
+    return f"a set is one number in distinct colours, a run consecutive numbers in one colour, {rule}"
 
 
-def _read_set(tiles: Sequence[Tile], faces: Sequence[Tile | None]) -> Meld | str:
+def _read_set(tiles: Sequence[Tile], faces: Sequence[Tile | None], rule: str) -> Meld | str:
     """Read ``tiles`` as a set; wilds take the set's number and a missing colour."""
     plain = [f for f in faces if f is not None]
     colours = [f.colour for f in plain]
     if len(set(colours)) < len(colours):
-        return "a colour repeats; a set needs distinct colours, O4"
+        return f"a colour repeats; a set needs distinct colours, {rule}"
     if len(tiles) > 4:
-        return "a set has at most 4 tiles, one per colour, O4"
+        return f"a set has at most 4 tiles, one per colour, {rule}"
     number = plain[0].number if plain else 13
     spare = iter(c for c in COLOURS if c not in colours)
     return make_meld("set", [f if f is not None else Tile(next(spare), number) for f in faces], tiles)
 
 
-def _run_span_problem(start: int, length: int, wrap: bool) -> str:
-    """Why numbers ``start .. start+length-1`` (14 = a 1 after 13) are no run, or ``""``."""
+@dataclass(frozen=True)
+class MeldRuleIds:
+    """The rule ids a game's meld verdicts cite: ``meld``, its rule on sets and runs; ``wrap``, where its option
+    ``wrap_13_1`` is set.  Okey and Okey 101 cite O4 and H1 (the defaults); Rummikub cites R2 for both."""
+
+    meld: str = "O4"
+    wrap: str = "H1"
+
+
+OKEY_RULE_IDS = MeldRuleIds()
+
+
+def _run_span_problem(start: int, length: int, wrap: bool, rules: MeldRuleIds = OKEY_RULE_IDS) -> str:
+    """Why numbers ``start .. start+length-1`` (14 = a 1 after 13) are no run, or ``""``.
+
+    With ``wrap`` off, 1 never follows 13, so a span past 13 or below 1 fails on that; with it on, only
+    13-1-2 (1 both after 13 and low) is left to fail.
+    """
     end = start + length - 1
     if start >= 1 and end <= 13:
         return ""
+    if not wrap:
+        return f"1 after 13 is not allowed here (wrap_13_1 is off, {rules.wrap})"
     if start >= 2 and end == 14:
-        return "" if wrap else "1 after 13 is not allowed here (wrap_13_1 is off, H1)"
+        return ""
     if start == 1 and end == 14:
-        return "1 may be low or follow 13, never both, O4"
-    return "13-1-2 never wraps, O4"
+        return f"1 may be low or follow 13, never both, {rules.meld}"
+    return f"13-1-2 never wraps, {rules.meld}"
 
 
-def _read_ascending(tiles: Sequence[Tile], faces: Sequence[Tile | None], wrap: bool) -> Meld | str:
+def _read_ascending(
+    tiles: Sequence[Tile], faces: Sequence[Tile | None], wrap: bool, rules: MeldRuleIds
+) -> Meld | str:
     """Read ``tiles`` as a run laid ascending; each wild stands for the number its position demands."""
     plain = [(i, f) for i, f in enumerate(faces) if f is not None]
     if len({f.colour for _, f in plain}) > 1:
-        return _MIXED
+        return _mixed(rules.meld)
     colour = plain[0][1].colour if plain else COLOURS[0]
     length = len(tiles)
-    problem = "the numbers must follow each other in laid order, O4"
+    problem = f"the numbers must follow each other in laid order, {rules.meld}"
     best: Meld | None = None
     for start in range(-12, 15):
         if any((start + i - 1) % 13 + 1 != f.number for i, f in plain):
             continue
-        why = _run_span_problem(start, length, wrap)
+        why = _run_span_problem(start, length, wrap, rules)
         if why:
             problem = why
             continue
@@ -308,10 +330,13 @@ def _read_ascending(tiles: Sequence[Tile], faces: Sequence[Tile | None], wrap: b
     return best if best is not None else problem
 
 
-def check_laid_meld(tiles: TilesLike, *, indicator: TileLike | None, wrap_13_1: bool) -> MeldVerdict:
+def check_laid_meld(
+    tiles: TilesLike, *, indicator: TileLike | None, wrap_13_1: bool, rules: MeldRuleIds = OKEY_RULE_IDS
+) -> MeldVerdict:
     """Judge a meld as laid on the table, left to right (101 referee, H4).
 
-    Two tiles are judged as a pair (identical faces, or a wild completing one).
+    Two tiles are judged as a pair (identical faces, or a wild completing one).  ``rules``: the rule ids the
+    reasons cite, the game's own (Rummikub's R2 instead of O4 and H1).
 
     >>> check_laid_meld("R3 F", indicator="R2", wrap_13_1=False)
     [R3, F] = 6
@@ -319,12 +344,14 @@ def check_laid_meld(tiles: TilesLike, *, indicator: TileLike | None, wrap_13_1: 
     'illegal run: [Y10, R3, Y9] (the numbers must follow each other in laid order, O4)'
     >>> check_laid_meld("Y12 Y11 R3", indicator="R2", wrap_13_1=False).meld.faces
     (Y12, Y11, Y10)
+    >>> check_laid_meld("R12 R13 J", indicator=None, wrap_13_1=False, rules=MeldRuleIds("R2", "R2")).reason
+    'illegal run: [R12, R13, J] (1 after 13 is not allowed here (wrap_13_1 is off, R2))'
     """
     laid = tiles_like(tiles)
     if len(laid) > MAX_MELD_TILES:
         raise ImpossibleHandError(
-            f"impossible meld: {len(laid)} tiles given, a meld has at most {MAX_MELD_TILES} (a run 1-13, O4); "
-            "separate melds with '|' or new lines"
+            f"impossible meld: {len(laid)} tiles given, a meld has at most {MAX_MELD_TILES} "
+            f"(a run 1-13, {rules.meld}); separate melds with '|' or new lines"
         )
     wilds = Wilds.from_indicator(indicator)
     wilds.check_counts(laid)
@@ -332,16 +359,16 @@ def check_laid_meld(tiles: TilesLike, *, indicator: TileLike | None, wrap_13_1: 
     if len(laid) == 2:
         return _check_pair(laid, faces)
     if len(laid) < 3:
-        return _illegal("meld", laid, "a meld has at least 3 tiles (a pair 2), O4")
+        return _illegal("meld", laid, f"a meld has at least 3 tiles (a pair 2), {rules.meld}")
     plain = [f for f in faces if f is not None]
     one_number = len({f.number for f in plain}) <= 1
     one_colour = len({f.colour for f in plain}) <= 1
     readings: list[Meld | str] = []
     if one_number:
-        readings.append(_read_set(laid, faces))
+        readings.append(_read_set(laid, faces, rules.meld))
     if one_colour:
-        readings.append(_read_ascending(laid, faces, wrap_13_1))
-        descending = _read_ascending(laid[::-1], faces[::-1], wrap_13_1)
+        readings.append(_read_ascending(laid, faces, wrap_13_1, rules))
+        descending = _read_ascending(laid[::-1], faces[::-1], wrap_13_1, rules)
         if isinstance(descending, Meld):
             descending = make_meld("run", descending.faces[::-1], laid)
         readings.append(descending)
@@ -350,7 +377,7 @@ def check_laid_meld(tiles: TilesLike, *, indicator: TileLike | None, wrap_13_1: 
         best = max(legal, key=lambda m: m.value)
         return MeldVerdict(True, best.value, f"legal {best.kind} worth {best.value}", best)
     if not readings:
-        return _illegal("meld", laid, _MIXED)
+        return _illegal("meld", laid, _mixed(rules.meld))
     if one_number and len(plain) > 1:
         return _illegal("set", laid, str(readings[0]))
     runs = [str(r) for r in readings[-2:]]

@@ -63,7 +63,7 @@ from companion.rules._card_sheet import (
 )
 from companion.rules.cards import JOKER, Card, CardsLike, Deck, cards_like, format_cards
 from companion.rules.errors import InvalidHandRecordError, InvalidOptionError
-from companion.rules.explain import Explanation, result_dict
+from companion.rules.explain import Explanation, player, result_dict
 
 __all__ = [
     "PLAYERS",
@@ -76,6 +76,7 @@ __all__ = [
     "JokerSwap",
     "GoingOut",
     "RamiHandScore",
+    "admit_rami_hand",
     "rami_deck",
     "check_rami_meld",
     "best_rami_opening",
@@ -367,9 +368,15 @@ def rami_going_out(cards: CardsLike, *, opened: bool, options: RamiOptions | Non
     'goes out by discarding 7D: rami sec, everything at once for 61 (at least 40)'
     >>> rami_going_out("AS 2S 3S KH KD KC 7D", opened=False, options=RamiOptions()).reason
     'every card can be laid, but only for 36: a player who has not opened needs 40'
+    >>> rami_going_out("* * * * * 2H 3H 4H 5H 6H 7H 8H 9H", opened=True)
+    Traceback (most recent call last):
+    ...
+    companion.rules.errors.ImpossibleHandError: impossible cards: 5 × *, but the game has only 4 jokers (Rami with this many players plays 3 decks + 4 jokers = 160 cards)
     """
     options = _options(options)
-    return going_out(cards, RAMI_MELDS, opened=opened, minimum=options.opening, may_lay_last=True,
+    hand = cards_like(cards)
+    check_deal_counts([hand], rami_deck(max(PLAYERS), options), "Rami")
+    return going_out(hand, RAMI_MELDS, opened=opened, minimum=options.opening, may_lay_last=True,
                      special="rami sec")
 
 
@@ -396,6 +403,30 @@ class RamiHandScore:
 
 _FIELDS = ("finisher", "rami_sec", "players")
 _PLAYER_FIELDS = ("opened", "cards")
+
+
+def admit_rami_hand(hand: Mapping[str, Any], options: RamiOptions | None = None, standings: Any = None) -> None:
+    """Refuse a new hand record no turn can produce (the registry's ``admit_hand``: checked where a hand enters,
+    never on replay): a finisher marked as never opened who did not go out in one turn — going out without
+    having opened earlier is a rami sec (M7).
+
+    >>> admit_rami_hand({"finisher": 0, "rami_sec": False, "players": [{"opened": False, "cards": ""},
+    ...                                                                {"opened": True, "cards": "7S"}]})
+    Traceback (most recent call last):
+    ...
+    companion.rules.errors.InvalidHandRecordError: player 1 went out but is marked as never opened: going out without having opened earlier is going out in one turn, a rami sec (M7); mark rami_sec true, or opened true for player 1 if they opened in an earlier turn
+    """
+    score_rami_hand(hand, options)  # the record's shape, named where it is wrong
+    finisher = hand["finisher"]
+    if finisher is None or flag(hand, "rami_sec", "the hand record"):
+        return
+    entry = players_list(hand, PLAYERS, "Rami")[finisher]
+    if not flag(entry, "opened", f"player {finisher + 1}", default=True):
+        raise InvalidHandRecordError(
+            f"{player(finisher)} went out but is marked as never opened: going out without having opened earlier "
+            "is going out in one turn, a rami sec (M7); mark rami_sec true, or opened true for "
+            f"{player(finisher)} if they opened in an earlier turn"
+        )
 
 
 def score_rami_hand(hand: Mapping[str, Any], options: RamiOptions | None = None) -> RamiHandScore:

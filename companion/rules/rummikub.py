@@ -32,6 +32,7 @@ from companion.rules.rummikub_laydown import (
     GOALS,
     JOKER_POINTS,
     JOKERS,
+    RULE_IDS,
     LayDown,
     arrange_table,
     lay_down,
@@ -55,6 +56,7 @@ __all__ = [
     "lay_down",
     "rack_sum",
     "retrieve_joker",
+    "admit_hand",
     "score_hand",
     "solve",
     "standings",
@@ -120,7 +122,7 @@ def check_meld(tiles: TilesLike, options: RummikubOptions | None = None) -> Meld
     """Judge one meld as laid on the table, left to right (R2); a joker stands where it lies.
 
     >>> check_meld("R12 R13 R1").reason
-    'illegal run: [R12, R13, R1] (1 after 13 is not allowed here (wrap_13_1 is off, H1))'
+    'illegal run: [R12, R13, R1] (1 after 13 is not allowed here (wrap_13_1 is off, R2))'
     >>> check_meld("R12 R13 R1", RummikubOptions(wrap_13_1=True)).value
     26
     >>> check_meld("R7 B7").reason
@@ -130,7 +132,7 @@ def check_meld(tiles: TilesLike, options: RummikubOptions | None = None) -> Meld
     _check_copies(laid, f"meld {meld_notation(laid)}")
     if len(laid) < 3:
         return MeldVerdict(False, 0, f"illegal meld: {meld_notation(laid)} (a meld has at least 3 tiles, R2)", None)
-    return check_laid_meld(laid, indicator=None, wrap_13_1=_options(options).wrap_13_1)
+    return check_laid_meld(laid, indicator=None, wrap_13_1=_options(options).wrap_13_1, rules=RULE_IDS)
 
 
 def _melds(value: Any) -> tuple[tuple[Tile, ...], ...]:
@@ -253,8 +255,8 @@ def check_turn(before: Any, after: Any, *, opened: bool, options: RummikubOption
     old, new = _melds(before), _melds(after)
     _check_copies([t for m in old for t in m], "table before the turn")
     _check_copies([t for m in new for t in m], "table after the turn")
-    for number, meld in enumerate(new, start=1):
-        verdict = check_meld(meld, options)
+    verdicts = [check_meld(meld, options) for meld in new]
+    for number, verdict in enumerate(verdicts, start=1):
         if not verdict.valid:
             return TurnCheck(False, (), 0, f"illegal turn: meld {number} {verdict.reason} (R4)")
     old_tiles: Counter[Tile] = Counter(t for m in old for t in m)
@@ -272,16 +274,56 @@ def check_turn(before: Any, after: Any, *, opened: bool, options: RummikubOption
     if not laid:
         return TurnCheck(False, (), 0, "nothing laid: a player who cannot lay down draws a tile (R4)")
     if not opened:
-        untouched = Counter(tuple(m) for m in old) - Counter(tuple(m) for m in new)
-        fresh = [m for m in new if not (Counter(m) - Counter(laid))]
-        worth = sum(check_meld(m, options).value for m in fresh)
-        if untouched and not options.table_after_initial_meld:
+        keys = [_meld_key(meld, verdict) for meld, verdict in zip(new, verdicts)]
+        before_keys = Counter(_meld_key(meld, check_meld(meld, options)) for meld in old)
+        if before_keys - Counter(keys) and not options.table_after_initial_meld:
             return TurnCheck(False, laid, value, "illegal turn: the initial meld is laid from the rack alone; "
                                                  "the table stays as it is (R3)")
+        # The melds the turn made: those of the new table that were not on the table before.
+        added: list[tuple[tuple[Tile, ...], int]] = []
+        for meld, verdict, key in zip(new, verdicts, keys):
+            if before_keys[key]:
+                before_keys[key] -= 1
+            else:
+                added.append((meld, verdict.value))
+        worth = _rack_melds_worth(added, Counter(laid), options.initial_meld)
         if worth < options.initial_meld:
             return TurnCheck(False, laid, value, f"illegal turn: the new melds of rack tiles are worth {worth}, "
                                                  f"the initial meld needs {options.initial_meld} (R3)")
     return TurnCheck(True, laid, value, f"legal turn: lays {format_tiles(laid)} (R4)")
+
+
+def _meld_key(meld: tuple[Tile, ...], verdict: MeldVerdict) -> tuple[tuple[int, int], ...]:
+    """A meld as players tell it apart on the table (``verdict``: its :func:`check_meld`): its tiles, each with the
+    face it stands for, in no order — a set written in any order, or a run read from either end, is the same meld;
+    a joker moved to stand for another tile makes another meld."""
+    faces = verdict.meld.faces if verdict.meld is not None else meld
+    return tuple(sorted((tile.index, face.index) for tile, face in zip(meld, faces)))
+
+
+def _rack_melds_worth(melds: Sequence[tuple[tuple[Tile, ...], int]], rack: Counter[Tile], enough: int) -> int:
+    """What the melds laid from the rack alone are worth (R3): the most that disjoint ``melds`` (with their
+    values) made only of the ``rack`` tiles laid add up to, the search stopping once it reaches ``enough``.
+
+    >>> r456 = rummikub_tiles("R4 R5 R6")
+    >>> _rack_melds_worth([(r456, 15), (r456, 15)], Counter(r456), 30)
+    15
+    """
+    best = 0
+
+    def search(start: int, left: Counter[Tile], worth: int) -> None:
+        nonlocal best
+        best = max(best, worth)
+        for number in range(start, len(melds)):
+            if best >= enough:
+                return
+            tiles, meld_value = melds[number]
+            needed = Counter(tiles)
+            if not needed - left:
+                search(number + 1, left - needed, worth + meld_value)
+
+    search(0, rack, 0)
+    return best
 
 
 # --- the lay-down assistant as JSON (R4) ----------------------------------------------------------
@@ -398,35 +440,8 @@ def score_hand(hand: Mapping[str, Any], options: RummikubOptions | None = None) 
     companion.rules.errors.InvalidHandRecordError: player 1 is the winner but the rack holds R3: the winner emptied the rack (R6); give "" as the winner's rack
     """
     options = _options(options)
-    if not isinstance(hand, Mapping):
-        raise InvalidHandRecordError(f"a hand record must be an object such as {{\"winner\": 0, \"racks\": [\"\", \"R5\"]}}, not {hand!r}")
-    for name in hand:
-        if name not in HAND_FIELDS:
-            raise InvalidHandRecordError(f"unknown field {name!r} in a Rummikub hand; use winner and racks")
-    if "racks" not in hand:
-        raise InvalidHandRecordError('a Rummikub hand needs "racks": one string of tiles per seat, "" for an empty rack')
-    racks_value = hand["racks"]
-    if not isinstance(racks_value, (list, tuple)) or not 2 <= len(racks_value) <= 4:
-        raise InvalidHandRecordError(f"invalid racks {racks_value!r}: give a list of 2-4 racks, one string per seat")
-    racks: list[tuple[Tile, ...]] = []
-    for seat, rack in enumerate(racks_value):
-        if not isinstance(rack, str):
-            raise InvalidHandRecordError(
-                f"invalid rack {rack!r} of {player(seat)}: give the tiles left as a string such as 'R5 J' (\"\" if empty)"
-            )
-        racks.append(rummikub_tiles(rack, f"rack of {player(seat)}"))
+    racks, winner = _hand_racks(hand)
     players = len(racks)
-    if "winner" not in hand:
-        raise InvalidHandRecordError('a Rummikub hand needs "winner": the seat (0-based) that went out, or null if the pool ran out')
-    winner = hand["winner"]
-    if winner is not None and (isinstance(winner, bool) or not isinstance(winner, int) or not 0 <= winner < players):
-        raise InvalidHandRecordError(f"invalid winner {winner!r}: give a seat 0-{players - 1}, or null if the pool ran out")
-    _check_copies([t for rack in racks for t in rack], "hand on the racks")
-    if winner is not None and racks[winner]:
-        raise InvalidHandRecordError(
-            f"{player(winner)} is the winner but the rack holds {format_tiles(racks[winner])}: "
-            'the winner emptied the rack (R6); give "" as the winner\'s rack'
-        )
     sums = [sum(tile_points(t, options.joker_points) for t in rack) for rack in racks]
     per_seat: list[list[Explanation]] = [[] for _ in range(players)]
     scores = [0] * players
@@ -502,6 +517,66 @@ class RummikubStandings:
 
     def to_dict(self) -> dict[str, Any]:
         return result_dict(self)
+
+
+def _hand_racks(hand: Mapping[str, Any]) -> tuple[list[tuple[Tile, ...]], int | None]:
+    """The racks and the winner of a hand record (R6), checked: the fields, each seat's tiles, no tile more often
+    than a set has it, the winner's rack empty."""
+    if not isinstance(hand, Mapping):
+        raise InvalidHandRecordError(f"a hand record must be an object such as {{\"winner\": 0, \"racks\": [\"\", \"R5\"]}}, not {hand!r}")
+    for name in hand:
+        if name not in HAND_FIELDS:
+            raise InvalidHandRecordError(f"unknown field {name!r} in a Rummikub hand; use winner and racks")
+    if "racks" not in hand:
+        raise InvalidHandRecordError('a Rummikub hand needs "racks": one string of tiles per seat, "" for an empty rack')
+    racks_value = hand["racks"]
+    if not isinstance(racks_value, (list, tuple)) or not 2 <= len(racks_value) <= 4:
+        raise InvalidHandRecordError(f"invalid racks {racks_value!r}: give a list of 2-4 racks, one string per seat")
+    racks: list[tuple[Tile, ...]] = []
+    for seat, rack in enumerate(racks_value):
+        if not isinstance(rack, str):
+            raise InvalidHandRecordError(
+                f"invalid rack {rack!r} of {player(seat)}: give the tiles left as a string such as 'R5 J' (\"\" if empty)"
+            )
+        racks.append(rummikub_tiles(rack, f"rack of {player(seat)}"))
+    players = len(racks)
+    if "winner" not in hand:
+        raise InvalidHandRecordError('a Rummikub hand needs "winner": the seat (0-based) that went out, or null if the pool ran out')
+    winner = hand["winner"]
+    if winner is not None and (isinstance(winner, bool) or not isinstance(winner, int) or not 0 <= winner < players):
+        raise InvalidHandRecordError(f"invalid winner {winner!r}: give a seat 0-{players - 1}, or null if the pool ran out")
+    _check_copies([t for rack in racks for t in rack], "hand on the racks")
+    if winner is not None and racks[winner]:
+        raise InvalidHandRecordError(
+            f"{player(winner)} is the winner but the rack holds {format_tiles(racks[winner])}: "
+            'the winner emptied the rack (R6); give "" as the winner\'s rack'
+        )
+    return racks, winner
+
+
+def admit_hand(hand: Mapping[str, Any], options: RummikubOptions | None = None, standings: Any = None) -> None:
+    """Refuse a new hand record no game can produce (the registry's ``admit_hand``: checked where a hand enters,
+    never on replay): an empty rack beside the winner's, for a player who empties the rack wins (R6).
+
+    >>> admit_hand({"winner": 0, "racks": ["", ""]})
+    Traceback (most recent call last):
+    ...
+    companion.rules.errors.InvalidHandRecordError: player 2's rack is empty, but player 1 is the winner: only the winner emptied the rack (R6); give the tiles player 2 kept
+    """
+    _options(options)
+    racks, winner = _hand_racks(hand)
+    emptied = next((seat for seat, rack in enumerate(racks) if not rack and seat != winner), None)
+    if emptied is not None:
+        if winner is None:
+            raise InvalidHandRecordError(
+                f"{player(emptied)}'s rack is empty, but nobody won: the pool runs out only while every rack holds "
+                f"tiles, and a player who empties the rack wins the hand (R6); mark {player(emptied)} as the winner "
+                f'("winner": {emptied}), or give the tiles {player(emptied)} kept'
+            )
+        raise InvalidHandRecordError(
+            f"{player(emptied)}'s rack is empty, but {player(winner)} is the winner: only the winner emptied the rack "
+            f"(R6); give the tiles {player(emptied)} kept"
+        )
 
 
 def standings(players: int, hands: Sequence[RummikubHandScore], options: RummikubOptions | None = None) -> RummikubStandings:

@@ -33,7 +33,7 @@ from typing import Any, Literal
 
 from companion.rules import _search
 from companion.rules.errors import IllegalMeldError, ImpossibleHandError, InvalidTileError, RulesError
-from companion.rules.melds import check_laid_meld, meld_notation
+from companion.rules.melds import MeldRuleIds, check_laid_meld, meld_notation
 from companion.rules.tiles import COLOURS, JOKER, Tile, TilesLike, format_tiles, tile_from_index, tiles_like
 
 __all__ = [
@@ -58,8 +58,13 @@ COPIES = 2
 JOKERS = 2
 JOKER_POINTS = 30
 """R6: a joker left on a rack counts 30, and so does a joker laid, in the "points" goal."""
-HIGHS_OPTIONS: dict[str, Any] = {"mip_rel_gap": 0.0, "time_limit": 60.0, "presolve": False}
-"""Proven optima (no relative gap); presolve off: it costs more than it saves on these small programmes."""
+HIGHS_OPTIONS: dict[str, Any] = {"mip_rel_gap": 0.0, "time_limit": 60.0, "presolve": True}
+"""Proven optima (no relative gap).  Presolve stays on: without it HiGHS 1.12 (SciPy 1.17) "repairs" some
+solutions of these small programmes and prints a debug line from C++ to the process's stdout for each, where
+no HiGHS option or Python redirect silences it, and the batch answers one JSON line per request (R4)."""
+
+RULE_IDS = MeldRuleIds(meld="R2", wrap="R2")
+"""What Rummikub's meld verdicts cite: R2 (melds as O4, 1 always low unless ``wrap_13_1``)."""
 
 MeldKind = Literal["set", "run"]
 
@@ -262,7 +267,7 @@ def _given_melds(melds: Sequence[Sequence[Tile]], wrap: bool) -> _Given:
     reals: list[Counter[int]] = []
     jokers: list[Counter[int]] = []
     for number, meld in enumerate(melds, start=1):
-        verdict = check_laid_meld(meld, indicator=None, wrap_13_1=wrap)
+        verdict = check_laid_meld(meld, indicator=None, wrap_13_1=wrap, rules=RULE_IDS)
         if len(meld) < 3 or not verdict.valid or verdict.meld is None:
             why = verdict.reason if len(meld) >= 3 else f"a meld has at least 3 tiles: {meld_notation(meld)}"
             raise IllegalMeldError(
@@ -543,9 +548,18 @@ def _pieces(
     return made
 
 
+def _follows(before: _Piece, run: _Piece) -> bool:
+    """Whether ``run`` continues ``before`` into one legal run: same colour, the next number, and never a
+    run from 1 on round to a 1 after 13 (R2 as O4: 1 may be low or follow 13, never both)."""
+    start, first = before[1][0], run[1][0]
+    end = start.number + len(before[1]) + len(run[1]) - 1
+    return (start.colour == first.colour and start.number + len(before[1]) == first.number
+            and (end <= 13 or start.number > 1))
+
+
 def _join(pieces: list[_Piece]) -> list[_Piece]:
     """Sets by number (jokers last), then runs by colour, runs of one colour that follow each other
-    joined into one."""
+    joined into one (:func:`_follows`)."""
     sets: list[_Piece] = []
     for tiles, faces, kind, rack in pieces:
         if kind == "set":
@@ -556,8 +570,7 @@ def _join(pieces: list[_Piece]) -> list[_Piece]:
     joined: list[_Piece] = []
     for tiles, faces, kind, rack in runs:
         for before in joined:
-            start = before[1][0]
-            if start.colour == faces[0].colour and start.number + len(before[1]) == faces[0].number:
+            if _follows(before, (tiles, faces, kind, rack)):
                 before[0].extend(tiles)
                 before[1].extend(faces)
                 before[3].extend(rack)

@@ -12,6 +12,7 @@ from companion.rules.rami import (
     PROFILES,
     Rami51Options,
     RamiOptions,
+    admit_rami_hand,
     best_rami_opening,
     check_rami_laid,
     check_rami_meld,
@@ -63,6 +64,7 @@ def _register(game_id: str, title: str, aliases: tuple[str, ...], options: type[
         templates=TEMPLATES,
         hand_fields=RAMI_HAND_SCHEMA,
         ops=OPS,
+        admit_hand=admit_rami_hand,
     ))
 
 

@@ -7,7 +7,7 @@ No dice ritual: Rummikub players simply take 14 tiles each (R1).
 from __future__ import annotations
 
 from companion.rules.registry import GameSpec, Templates, register
-from companion.rules.rummikub import PROFILES, RummikubOptions, score_hand, solve, standings
+from companion.rules.rummikub import PROFILES, RummikubOptions, admit_hand, score_hand, solve, standings
 from companion.rules.schema import Field, Schema
 
 __all__ = ["SPEC", "RUMMIKUB_HAND_SCHEMA"]
@@ -34,4 +34,5 @@ SPEC = register(GameSpec(
                         tools="games/rummikub_tools.html"),
     hand_fields=RUMMIKUB_HAND_SCHEMA,
     ops={"solve": solve},
+    admit_hand=admit_hand,
 ))
