@@ -358,8 +358,9 @@ def test_D6_feeding_reverses_the_next_deal_and_the_knocker_deals() -> None:
     assert (standing.dealer, standing.direction, standing.order) == (2, "reverse", (2, 1, 0))
     assert [line.key for line in standing.explain] == ["thai.next_dealer_knocker", "thai.direction_reversed"]
     assert standing.explain[1].text == "Player 2 fed the knocker: play now goes the other way round, 3 → 2 → 1 (D6)."
-    # A second feeding turns it back.
-    again = thai_standings(3, [fed, fed], first_dealer=0)
+    # A second feeding turns it back.  Play now goes 3 → 2 → 1: player 1 discards just before player 3 (D6).
+    back = score_thai_hand(record(2, "3S", seat("2C 3C 4C"), seat(hand="KH"), seat("7C 7D 7H"), fed_by=0))
+    again = thai_standings(3, [fed, back], first_dealer=0)
     assert again.direction == "forward"
 
 

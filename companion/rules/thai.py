@@ -30,7 +30,6 @@ import difflib
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import combinations, product
 from typing import Any, Literal
 
@@ -77,6 +76,7 @@ __all__ = [
     "layoff_cards",
     "check_pickup",
     "check_knock",
+    "admit_thai_hand",
     "score_thai_hand",
     "thai_standings",
     "meld_answer",
@@ -342,7 +342,8 @@ def _table(melds: Sequence[CardsLike] | str) -> tuple[tuple[Card, ...], ...]:
     for meld in table:
         kind, reason = _meld_kind(meld)
         if kind is None:
-            raise IllegalMeldError(f"the table holds an {reason}")
+            raise IllegalMeldError(f"the table holds an illegal meld — {reason}; write each meld on the table in "
+                                   "full, separated by |")
     return table
 
 
@@ -465,9 +466,9 @@ def _melds_with(card: Card, pool: frozenset[Card]) -> tuple[tuple[Card, ...], ..
 
 @dataclass(frozen=True)
 class KnockCheck:
-    """D4: can the player knock?  ``knock_cards`` are the cards that may be put face down, the lowest-valued
-    first (every other card then counts laid, D5); for the first of them, ``melds`` are the new melds and
-    ``layoffs`` the cards laid off per table meld (index, cards)."""
+    """D4: can the player knock?  ``knock_cards`` are the cards that may be put face down, the best for the
+    knocker first (every other card then counts laid, the knock card its knock value, D5/D6); for the first of
+    them, ``melds`` are the new melds and ``layoffs`` the cards laid off per table meld (index, cards)."""
 
     knocks: bool
     knock_cards: tuple[Card, ...]
@@ -509,14 +510,9 @@ def _extensions(meld: tuple[Card, ...], pool: frozenset[Card]) -> list[frozenset
     return [frozenset(lo + hi) for lo, hi in product(below, above)]
 
 
-@lru_cache(maxsize=4096)
-def _split_into_melds(cards: frozenset[Card]) -> tuple[tuple[Card, ...], ...] | None:
-    """A division of ``cards`` into melds, or ``None``.  The first card (by suit, rank) opens a meld: a
-    set with cards of its rank, or a run upwards from it (it is the lowest of its suit that is left)."""
-    if not cards:
-        return ()
-    first = min(cards, key=lambda c: (c.index // 13, _high(c)))
-    rest = cards - {first}
+def _opening_melds(first: Card, rest: frozenset[Card]) -> list[tuple[Card, ...]]:
+    """The melds ``first`` can open when the hand is divided into melds, in the order they are tried: sets
+    with cards of its rank, then runs upwards from it (it is the lowest card of its suit that is left)."""
     same_rank = sorted((c for c in rest if c.rank == first.rank), key=lambda c: c.index)
     candidates: list[tuple[Card, ...]] = [
         (first, *others) for size in (2, 3) for others in combinations(same_rank, size)
@@ -531,11 +527,7 @@ def _split_into_melds(cards: frozenset[Card]) -> tuple[tuple[Card, ...], ...] | 
         if len(run) >= 3:
             candidates.append(tuple(run))
         high += 1
-    for meld in candidates:
-        tail = _split_into_melds(rest - set(meld))
-        if tail is not None:
-            return (meld, *tail)
-    return None
+    return candidates
 
 
 def _laid_order(meld: Sequence[Card]) -> tuple[Card, ...]:
@@ -545,30 +537,44 @@ def _laid_order(meld: Sequence[Card]) -> tuple[Card, ...]:
     return tuple(sorted(meld, key=_high))
 
 
-def check_knock(hand: CardsLike, table: Sequence[CardsLike] | str = ()) -> KnockCheck:
+def check_knock(
+    hand: CardsLike, table: Sequence[CardsLike] | str = (), options: ThaiOptions | None = None
+) -> KnockCheck:
     """D4: after drawing or picking up, can every card of ``hand`` but one be melded or laid off on the
     ``table``?  Then the player knocks with the last card face down.
+
+    ``knock_cards`` come best first for the knocker under ``options`` (D5: every other card counts laid, the
+    knock card its knock value): the lowest card, but a speto when ``speto_knock_card_points`` makes it pay more.
 
     >>> check = check_knock("8H 9H 10H 7C 7D 7H 5S", "JH QH KH")
     >>> check.knocks, check.knock_cards
     (True, (5S,))
     >>> check_knock("8H 9H 10H 7C 7D 7H 5S 6D").knocks
     False
+    >>> check_knock("9S 10S JS QS 5H 5D 5C 5S", options=ThaiOptions(speto_knock_card_points=100)).knock_cards[0]
+    QS
     """
+    options = _check_options(options)
     cards = thai_cards(hand, where="the hand")
     melds_on_table = _table(table)
     _check_distinct([*cards, *(c for meld in melds_on_table for c in meld)])
     if not cards:
         raise ImpossibleHandError("an empty hand cannot knock: give the cards held after drawing")
+    search = _KnockSearch(melds_on_table)
     knock_cards: list[Card] = []
     first_plan: tuple[tuple[tuple[Card, ...], ...], tuple[tuple[int, tuple[Card, ...]], ...]] | None = None
-    for knock in sorted(cards, key=lambda c: (card_points(c), c.index)):
+    # The knocker scores every other card laid plus the knock card's own value: the best knock card costs the
+    # least laid (card_points) for the most as the knock card (knock_card_points).
+    for knock in sorted(cards, key=lambda c: (card_points(c, options) - knock_card_points(c, options), c.index)):
         rest = frozenset(cards) - {knock}
-        plan = _knock_plan(rest, melds_on_table)
+        if first_plan is not None:
+            if search.covers(rest):
+                knock_cards.append(knock)
+            continue
+        plan = search.plan(rest)
         if plan is not None:
             knock_cards.append(knock)
-            if first_plan is None:
-                first_plan = plan
+            first_plan = plan
     if first_plan is None:
         return KnockCheck(False, (), (), (), "no knock: the cards cannot all be melded or laid off but one (D4)")
     melds, layoffs = first_plan
@@ -576,28 +582,202 @@ def check_knock(hand: CardsLike, table: Sequence[CardsLike] | str = ()) -> Knock
     return KnockCheck(True, tuple(knock_cards), melds, layoffs, reason)
 
 
-def _knock_plan(
-    rest: frozenset[Card], table: tuple[tuple[Card, ...], ...]
-) -> tuple[tuple[tuple[Card, ...], ...], tuple[tuple[int, tuple[Card, ...]], ...]] | None:
-    options = [_extensions(meld, rest) for meld in table]
-    for choice in product(*options):
-        used: set[Card] = set()
-        clash = False
-        for extension in choice:
-            if used & extension:
-                clash = True
-                break
-            used |= extension
-        if clash:
-            continue
-        melds = _split_into_melds(rest - used)
-        if melds is not None:
-            melds = tuple(_laid_order(meld) for meld in melds)
-            layoffs = tuple(
-                (index, tuple(sorted(ext, key=_high))) for index, ext in enumerate(choice) if ext
-            )
-            return melds, layoffs
-    return None
+def _bit(card: Card) -> int:
+    """A card as a bit of a 52-bit mask: 13 bits per suit (S H D C), by rank 2 3 … K A (the ace high, D1), so
+    a run is a row of neighbouring bits and the lowest bit of a mask is the lowest card of the first suit."""
+    return _SUIT_BLOCK[card.suit] * 13 + _high(card) - 2
+
+
+_SUIT_BLOCK: dict[Suit | None, int] = {suit: number for number, suit in enumerate(Suit)}
+_ALL = (1 << 52) - 1
+_NOT_TOP = sum(1 << bit for bit in range(52) if bit % 13 != 12)
+"""The bits with a higher card of the same suit (every rank but the ace)."""
+_NOT_BOTTOM = sum(1 << bit for bit in range(52) if bit % 13)
+"""The bits with a lower card of the same suit (every rank but the 2)."""
+
+
+def _mask(cards: Iterable[Card]) -> int:
+    found = 0
+    for card in cards:
+        found |= 1 << _bit(card)
+    return found
+
+
+def _chain(start: int, step: int, pool: int) -> list[int]:
+    """The bits ``start``, ``start + step`` … while they are in ``pool`` and in the suit of ``start - step``:
+    the cards that extend a run at one end, nearest first."""
+    found: list[int] = []
+    block = (start - step) // 13
+    bit = start
+    while 0 <= bit < 52 and bit // 13 == block and pool >> bit & 1:
+        found.append(bit)
+        bit += step
+    return found
+
+
+class _KnockSearch:
+    """D4: can a hand be laid out as new melds plus lay-offs — at most one group of cards per meld of the table
+    (the same choice :func:`_extensions` lists)?  Every card must go somewhere, so the lowest card left (by
+    suit, then rank) is always placed first: in a set of its rank, in a run upwards from it (nothing lower of
+    its suit is left), or laid off on a table meld it extends.  What is left and which table melds are still
+    free decide the rest, so each such position is worked out once (masks of bits, :func:`_bit`)."""
+
+    def __init__(self, table: tuple[tuple[Card, ...], ...]) -> None:
+        self.table = table
+        self.missing: list[int | None] = []
+        """Per table meld: the bit a three-card set still takes (None: a run, or a closed four-card set)."""
+        self.ends: list[tuple[int, int] | None] = []
+        """Per table meld: a run's lowest and highest bit (None: a set)."""
+        for meld in table:
+            if _meld_kind(meld)[0] == "set":
+                self.ends.append(None)
+                suits = {card.suit for card in meld}
+                spare = [Card(meld[0].rank, suit) for suit in Suit if suit not in suits]
+                self.missing.append(_bit(spare[0]) if len(meld) == 3 else None)
+            else:
+                bits = sorted(_bit(card) for card in meld)
+                self.ends.append((bits[0], bits[-1]))
+                self.missing.append(None)
+        self.touching: list[int] = []
+        """Per table meld: the bits a lay-off on it must hold one of (a run's neighbours, a set's missing card)."""
+        for missing, ends in zip(self.missing, self.ends):
+            touching = 0 if missing is None else 1 << missing
+            if ends is not None:
+                lowest, highest = ends
+                if lowest % 13:  # not from the 2 up: the card below can be laid off
+                    touching |= 1 << (lowest - 1)
+                if highest % 13 != 12:  # not up to the ace: the card above can be laid off
+                    touching |= 1 << (highest + 1)
+            self.touching.append(touching)
+        self.memo: dict[tuple[int, int], bool] = {}
+
+    def covers(self, cards: frozenset[Card]) -> bool:
+        """Can every card be melded or laid off (each table meld taking at most one group)?"""
+        return self._covers(_mask(cards), (1 << len(self.table)) - 1)
+
+    def plan(
+        self, cards: frozenset[Card]
+    ) -> tuple[tuple[tuple[Card, ...], ...], tuple[tuple[int, tuple[Card, ...]], ...]] | None:
+        """The lay-offs and new melds for ``cards``: of all the ways, the first in the order of trying each table
+        meld's lay-offs (:func:`_extensions`, the first meld's choices varying slowest), the rest divided into
+        melds by :meth:`_split`; ``None`` when there is no way."""
+        full = (1 << len(self.table)) - 1
+        remaining = _mask(cards)
+        if not self._covers(remaining, full):
+            return None
+        left = cards
+        choice: list[frozenset[Card]] = []
+        for index, meld in enumerate(self.table):
+            later = full & ~((2 << index) - 1)
+            for extension in _extensions(meld, cards):
+                bits = _mask(extension)
+                if remaining & bits == bits and self._covers(remaining & ~bits, later):
+                    break
+            else:  # pragma: no cover - the empty lay-off is always tried, and the position was coverable
+                raise AssertionError(f"no lay-off on table meld {index} although the hand can be laid out")
+            choice.append(extension)
+            remaining &= ~bits
+            left = left - extension
+        melds = tuple(_laid_order(meld) for meld in self._split(left))
+        layoffs = tuple((index, tuple(sorted(ext, key=_high))) for index, ext in enumerate(choice) if ext)
+        return melds, layoffs
+
+    def _split(self, cards: frozenset[Card]) -> list[tuple[Card, ...]]:
+        """Divide ``cards`` (which can be) into melds: the lowest card (by suit, then rank) opens the first of
+        :func:`_opening_melds` after which the rest can still be divided, and so on."""
+        melds: list[tuple[Card, ...]] = []
+        left = cards
+        while left:
+            first = min(left, key=lambda c: (c.index // 13, _high(c)))
+            for meld in _opening_melds(first, left - {first}):
+                if self._covers(_mask(left) & ~_mask(meld), 0):
+                    break
+            else:  # pragma: no cover - only cards that can be divided are given
+                raise AssertionError(f"{format_cards(tuple(left))} cannot be divided into melds")
+            melds.append(meld)
+            left = left - set(meld)
+        return melds
+
+    def _covers(self, remaining: int, free: int) -> bool:
+        """Can the cards of ``remaining`` all be melded or laid off, on the table melds whose bits are in ``free``?"""
+        if not remaining:
+            return True
+        # A table meld none of whose neighbours is left can take nothing more: forget it, so that positions
+        # differing only in such melds are worked out once.
+        for index, touching in enumerate(self.touching):
+            if not remaining & touching:
+                free &= ~(1 << index)
+        key = (remaining, free)
+        known = self.memo.get(key)
+        if known is None:
+            known = not self._stranded(remaining, free) and any(
+                self._covers(remaining & ~piece, free & ~used) for piece, used in self._pieces(remaining, free))
+            self.memo[key] = known
+        return known
+
+    def _stranded(self, remaining: int, free: int) -> bool:
+        """Is a card left that nothing can take: no two more of its rank, no neighbours for a run, no free table
+        meld it would extend?  (A quick no, before trying the ways to place the lowest card.)"""
+        after = (remaining >> 1) & _NOT_TOP
+        before = (remaining << 1) & _NOT_BOTTOM
+        runs = (before & (before << 1) & _NOT_BOTTOM) | (before & after) | (after & (after >> 1) & _NOT_TOP)
+        one = ((remaining << 13) | (remaining >> 39)) & _ALL  # the same rank in the other three suits
+        two = ((remaining << 26) | (remaining >> 26)) & _ALL
+        three = ((remaining << 39) | (remaining >> 13)) & _ALL
+        sets = (one & two) | (one & three) | (two & three)
+        alone = remaining & ~runs & ~sets
+        if not alone:
+            return False
+        for index in range(len(self.table)):
+            if free >> index & 1:
+                missing, ends = self.missing[index], self.ends[index]
+                if missing is not None:
+                    alone &= ~(1 << missing)
+                elif ends is not None:
+                    for bit in (*_chain(ends[0] - 1, -1, remaining), *_chain(ends[1] + 1, 1, remaining)):
+                        alone &= ~(1 << bit)
+        return bool(alone)
+
+    def _pieces(self, remaining: int, free: int) -> Iterable[tuple[int, int]]:
+        """The ways to place the lowest card left: (its group's bits, the table meld it takes as a bit or 0)."""
+        low = remaining & -remaining
+        bit = low.bit_length() - 1
+        suit, place = divmod(bit, 13)
+        same = [1 << (other * 13 + place) for other in range(4)
+                if other != suit and remaining >> (other * 13 + place) & 1]
+        for size in (2, 3):
+            for others in combinations(same, size):
+                yield low | sum(others), 0
+        run = low
+        for number, nxt in enumerate(_chain(bit + 1, 1, remaining), start=2):
+            run |= 1 << nxt
+            if number >= 3:
+                yield run, 0
+        for index in range(len(self.table)):
+            taken = 1 << index
+            if not free & taken:
+                continue
+            missing, ends = self.missing[index], self.ends[index]
+            if missing is not None:
+                if missing == bit:
+                    yield low, taken
+                continue
+            if ends is None or ends[0] // 13 != suit:
+                continue
+            lowest, highest = ends
+            below = _chain(lowest - 1, -1, remaining)
+            above = _chain(highest + 1, 1, remaining)
+            if below and below[-1] == bit:  # the card and everything up to the run's low end
+                group = sum(1 << b for b in below)
+                yield group, taken
+                for b in above:
+                    group |= 1 << b
+                    yield group, taken
+            elif above and above[0] == bit:  # the card right above the run's high end, and what follows
+                group = 0
+                for b in above:
+                    group |= 1 << b
+                    yield group, taken
 
 
 # -------------------------------------------------------------------------------------------------- deal
@@ -1083,6 +1263,9 @@ def thai_standings(
 ) -> ThaiStandings:
     """Replay the hands: totals, who deals next and which way, and the winner once someone reaches 500.
 
+    Play starts forward (player 1 → 2 → 3 → 4) and every feeding turns it round, so a match knows who
+    discarded just before each knocker: a hand fed by anyone else is refused (D6).
+
     >>> knock = score_thai_hand({"knocker": 1, "knock_card": "5H", "fed_by": 0, "players": [
     ...     {"laid": "2C 3C 4C", "hand": "9D"}, {"laid": "7C 7D 7H 8S 9S 10S"}]})
     >>> standing = thai_standings(2, [knock], first_dealer=0)
@@ -1162,6 +1345,34 @@ def thai_standings(
         winners=leaders if finished else (),
         explain=tuple(lines),
     )
+
+
+def admit_thai_hand(hand: Mapping[str, Any], options: ThaiOptions | None = None, standings: Any = None) -> None:
+    """Refuse a new hand record no turn can produce (the registry's ``admit_hand``: checked where a hand enters,
+    never on replay): at a table, which knows which way play goes (``standings``), a feeder who did not discard just
+    before the knocker (D6).  A hand record alone cannot tell the direction: the command line's ``score`` takes
+    either neighbour, as :func:`score_thai_hand` does."""
+    score = score_thai_hand(hand, options)
+    if isinstance(standings, ThaiStandings):
+        _check_feeder(len(standings.history) + 1, score, standings.direction)
+
+
+def _check_feeder(number: int, hand: ThaiHandScore, direction: Direction) -> None:
+    """D6: the feeder discarded the card the next player knocked with, so in a match — which knows which way play
+    goes, every feeding turning it round — it is the player just before the knocker in the current direction.
+    (A hand record alone cannot tell the direction: :func:`score_thai_hand` takes either neighbour.)"""
+    if hand.fed_by is None or hand.knocker is None:
+        return
+    step = 1 if direction == "forward" else -1
+    before = (hand.knocker - step) % hand.players
+    if hand.fed_by != before:
+        order = " → ".join(str((before + step * i) % hand.players + 1) for i in range(hand.players))
+        turned = "the other way round (after feeding)" if direction == "reverse" else "forward"
+        raise InvalidHandRecordError(
+            f"hand {number}: fed_by {hand.fed_by} ({player(hand.fed_by)}), but play goes {turned} this hand "
+            f"({order}), so only seat {before} ({player(before)}) discarded just before {player(hand.knocker)} and "
+            f"can have fed them (D6); give fed_by {before}, or null if nobody fed the knocker"
+        )
 
 
 def _leaders(totals: Sequence[int]) -> tuple[int, ...]:

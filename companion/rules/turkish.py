@@ -61,6 +61,7 @@ __all__ = [
     "turkish_joker_swap",
     "turkish_going_out",
     "turkish_card_value",
+    "admit_turkish_hand",
     "score_turkish_hand",
     "turkish_standings",
     "turkish_deal",
@@ -74,6 +75,9 @@ DECK = Deck(decks=2, jokers=2)
 """T1: 2 decks + 2 jokers, 106 cards."""
 
 CARDS_EACH = 13
+
+MOST_HELD = CARDS_EACH + 1
+"""T1/T3: the most cards a player holds at any time — the 13 dealt and the one drawn before discarding."""
 
 Direction = Literal["counterclockwise", "clockwise"]
 
@@ -158,6 +162,8 @@ def turkish_joker_swap(meld: CardsLike, cards: CardsLike, *, opened: bool,
     1
     >>> turkish_joker_swap("10H 10S *", "10D", opened=True).reason
     '10D closes the set 10H 10S 10D * (T5): the joker stays'
+    >>> turkish_joker_swap("10H * *", "10S", opened=True).reason
+    '10S closes the set 10H 10S * * (T5): the jokers stay'
     """
     rules = turkish_melds(options)
     laid, given = cards_like(meld), cards_like(cards)
@@ -178,12 +184,17 @@ def turkish_joker_swap(meld: CardsLike, cards: CardsLike, *, opened: bool,
         if len(laid) == 4:
             return JokerSwap(False, 0, laid, f"{format_cards(laid)} is a closed four-card set (T5)")
         after = reals + given
-        result = check_meld(after, rules)
-        if not result.valid or len(after) > 4:
-            why = result.reason if not result.valid else "a set has at most 4 cards"
-            return JokerSwap(False, 0, laid, f"{format_cards(given)} cannot join the set: {why}")
+        if len(after) > 4:
+            return JokerSwap(False, 0, laid, f"{format_cards(given)} cannot join the set {format_cards(laid)}: "
+                                              f"a set has at most 4 cards, and {format_cards(after)} are "
+                                              f"{len(after)} (T2)")
+        # The jokers that still fit stay in the set (T5): judge the set with them, not the real cards alone.
         kept = min(jokers, 4 - len(after))
         closed = after + (JOKER,) * kept
+        result = check_meld(closed, rules)
+        if not result.valid or result.kind != "set":
+            why = result.reason if not result.valid else f"{format_cards(closed)} is not a set of one rank"
+            return JokerSwap(False, 0, laid, f"{format_cards(given)} cannot join the set: {why}")
         if kept == jokers:
             return JokerSwap(True, 0, closed, f"{format_cards(given)} closes the set {format_cards(closed)} (T5): "
                                               f"the joker{'s stay' if jokers > 1 else ' stays'}")
@@ -208,7 +219,9 @@ def turkish_going_out(cards: CardsLike, *, opened: bool, options: TurkishOptions
     'goes out by discarding 9D: Rummy, everything at once for 48 (at least 40)'
     """
     options = _options(options)
-    return going_out(cards, turkish_melds(options), opened=opened, minimum=options.opening, may_lay_last=False,
+    hand = cards_like(cards)
+    check_deal_counts([hand], DECK, "Turkish Rummy")  # as opening, meld and score count them (T1)
+    return going_out(hand, turkish_melds(options), opened=opened, minimum=options.opening, may_lay_last=False,
                      special="Rummy" if options.rummy_bonus else "no Rummy bonus at this table")
 
 
@@ -233,6 +246,27 @@ class TurkishHandScore:
 
 
 _FIELDS = ("finisher", "rummy", "players")
+
+
+def admit_turkish_hand(hand: Mapping[str, Any], options: TurkishOptions | None = None, standings: Any = None) -> None:
+    """Refuse a new hand record no turn can produce (the registry's ``admit_hand``: checked where a hand enters,
+    never on replay): a loser holding more than the 14 cards a player ever holds (13 dealt + 1 drawn, T1).
+
+    >>> admit_turkish_hand({"finisher": 0, "players": [{"cards": ""}, {"cards": "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC "
+    ...                                                                        "KC AC 2D 3D"}]})
+    Traceback (most recent call last):
+    ...
+    companion.rules.errors.InvalidHandRecordError: player 2 keeps 15 cards (2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC 2D 3D), but a player holds at most 14 (13 dealt + 1 drawn, T1) when the hand stops (T6, T7): give only the cards left in their hand, not those laid on the table
+    """
+    score_turkish_hand(hand, options)  # the record's shape, named where it is wrong
+    for number, entry in enumerate(players_list(hand, PLAYERS, "Turkish Rummy")):
+        label = f"player {number + 1}"
+        cards = held_cards(entry, label, ("cards",))
+        if not isinstance(cards, int) and len(cards) > MOST_HELD:
+            raise InvalidHandRecordError(
+                f"{label} keeps {len(cards)} cards ({format_cards(cards)}), but a player holds at most {MOST_HELD} "
+                f"({CARDS_EACH} dealt + 1 drawn, T1) when the hand stops (T6, T7): give only the cards left in "
+                "their hand, not those laid on the table")
 
 
 def score_turkish_hand(hand: Mapping[str, Any], options: TurkishOptions | None = None) -> TurkishHandScore:

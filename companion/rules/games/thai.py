@@ -14,6 +14,7 @@ from companion.rules.thai import (
     ThaiHandScore,
     ThaiOptions,
     ThaiStandings,
+    admit_thai_hand,
     check_knock,
     check_pickup,
     meld_answer,
@@ -53,8 +54,9 @@ def op_meld(request: Mapping[str, Any], options: Any) -> dict[str, Any]:
 
 def op_check(request: Mapping[str, Any], options: Any) -> dict[str, Any]:
     """Batch/CLI ``check`` (D4): can this hand knock, with ``table`` melds to lay off on?
-    ``{"cards":"8H 9H 10H 7C 7D 7H 5S","table":"JH QH KH"}`` → ``{"knocks","knock_cards","melds","layoffs","reason"}``."""
-    return check_knock(_cards(request), request.get("table") or ()).to_dict()
+    ``{"cards":"8H 9H 10H 7C 7D 7H 5S","table":"JH QH KH"}`` → ``{"knocks","knock_cards","melds","layoffs","reason"}``;
+    the knock card is chosen with the table's values (``options``: a speto worth 100 as the knock card, D6)."""
+    return check_knock(_cards(request), request.get("table") or (), options).to_dict()
 
 
 def op_pickup(request: Mapping[str, Any], options: Any) -> dict[str, Any]:
@@ -94,5 +96,6 @@ SPEC = register(GameSpec(
     templates=Templates(hand="thai_hand.html", form="thai.hand", actions="games/thai_actions.html",
                         status="games/thai_status.html"),
     hand_fields=THAI_HAND_SCHEMA,
+    admit_hand=admit_thai_hand,
     ops={"meld": op_meld, "check": op_check, "pickup": op_pickup},
 ))

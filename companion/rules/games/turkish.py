@@ -10,6 +10,7 @@ from companion.rules.turkish import (
     PLAYERS,
     PROFILES,
     TurkishOptions,
+    admit_turkish_hand,
     best_turkish_opening,
     check_turkish_laid,
     check_turkish_meld,
@@ -45,6 +46,7 @@ SPEC = register(GameSpec(
     pass_deal=turkish_pass_deal,
     templates=Templates(hand="turkish_hand.html", form="cards.hand", actions="games/cards_actions.html", tools="games/cards_tools.html"),
     hand_fields=TURKISH_HAND_SCHEMA,
+    admit_hand=admit_turkish_hand,
     ops=card_ops(meld=check_turkish_meld, laid=check_turkish_laid, opening=best_turkish_opening,
                  going_out=turkish_going_out, joker=turkish_joker_swap, deal=turkish_deal),
 ))
