@@ -406,3 +406,17 @@ def test_D2_D4_a_table_meld_of_too_few_cards_is_said_in_plain_words() -> None:
         assert "an too" not in message
         assert message.startswith("the table holds an illegal meld — too few cards: [JC, QC] (a meld needs at "
                                   "least 3 cards, D2)"), message
+
+
+def test_D6_the_hand_forms_preview_says_what_recording_would_refuse(client: FlaskClient, store: TableStore) -> None:
+    """The preview (…/check) runs the same admit_hand as recording: a feeder who played after the knocker."""
+    table = store.create_table(game="thai", players=["Somchai", "Malee", "Niran"], pin="1234")
+    with client.session_transaction() as session:
+        session["csrf_token"] = "token"
+        session["pins"] = {table: True}
+    form = {"csrf_token": "token", "knocker": "0", "knock_card": "2c", "dark": "1", "laid0": "8S 9S 10S JS AD AH AC",
+            "laid1": "3H 4H 5H", "hand1": "6C", "laid2": "QD QC QH", "hand2": "7S"}
+    preview = unescape(client.post(f"/t/{table}/thai/check", data={**form, "fed_by": "1"}).text)
+    assert "only seat 2 (player 3) discarded just before player 1" in preview
+    fine = unescape(client.post(f"/t/{table}/thai/check", data={**form, "fed_by": "2"}).text)
+    assert "discarded just before" not in fine

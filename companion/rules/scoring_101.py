@@ -515,7 +515,9 @@ def admit_okey101_hand(hand: Mapping[str, Any], options: Okey101Options | None =
     _check_options(options)
     if not isinstance(hand, Mapping):
         raise InvalidHandRecordError(f"a hand record must be an object, not {hand!r}")
-    entries = _entries(hand.get("players"), Wilds.from_indicator(_indicator(_required(hand, "indicator"))))
+    indicator = _indicator(_required(hand, "indicator"))
+    entries = _entries(hand.get("players"), Wilds.from_indicator(indicator))
+    _check_tiles(indicator, entries)  # a third copy of a tile is said as such first
     for seat, entry in enumerate(entries):
         if entry.tiles is not None and len(entry.tiles) > MAX_RACK_TILES:
             raise ImpossibleHandError(f"impossible rack: {len(entry.tiles)} tiles for {player(seat)}, but a rack "

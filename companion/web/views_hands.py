@@ -26,7 +26,13 @@ from companion.rules.melds import OpeningCheck as LaidOpening
 from companion.rules.melds import check_laid_opening, needed_to_open, opening_to_beat
 from companion.rules.options import Okey101Options, OkeyOptions
 from companion.rules.photo import PhotoCheck, PhotoNote, check_photo
-from companion.rules.scoring_101 import MAX_RACK_SUM, OKEY_IN_HAND_POINTS, rack_points, score_okey101_hand
+from companion.rules.scoring_101 import (
+    MAX_RACK_SUM,
+    OKEY_IN_HAND_POINTS,
+    admit_okey101_hand,
+    rack_points,
+    score_okey101_hand,
+)
 from companion.rules.scoring_okey import pending_gosterme, score_okey_hand
 from companion.rules.tiles import format_tiles, parse_tiles
 from companion.rules.win import check_win
@@ -290,6 +296,7 @@ def _okey101_verdict(state: TableState) -> dict[str, Any]:
     corrected = amending(state)
     pending = ([{"player": p["seat"], "reason": p["reason"]} for p in corrected.result.get("penalty_entries", [])]
                if corrected else [{"player": p.player, "reason": p.reason} for p in state.deal.penalties])
+    admit_okey101_hand(hand, options)  # the preview says what recording would refuse
     score = score_okey101_hand({**hand, "penalties": pending}, options)
     return {"hand": hand, "score": score, "sums": _rack_sums(hand)}
 
