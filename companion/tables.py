@@ -351,6 +351,9 @@ class _Reducer:
         self.cut_short: set[int] = set()
         self.admitting = False
         """A new event is being recorded (not replayed): the game's ``admit_hand`` checks its hand."""
+        self.admit_correction: int | None = None
+        """The hand a new ``amend`` corrects: its correction is checked by ``admit_hand`` where it is scored, with
+        the standings before that hand."""
         """The hands cut short: what they cost before they were over (a wrong declaration) ended the match."""
         self.pending: Any = None
         self.outcomes: list[str] = []
@@ -452,8 +455,6 @@ class _Reducer:
         if not isinstance(event_field(event, "record"), Mapping):
             raise InvalidEventError(f"invalid record {event['record']!r} in amend event: give the corrected hand "
                                     "as an object, like the hand event's 'hand'")
-        if self.admitting and self.spec.admit_hand is not None:
-            self.spec.admit_hand(self._correction(number, self.hands[number - 1].record), self.meta.options, None)
         if number in self.cut_short:
             raise InvalidEventError(f"hand {number} was not over when what it cost ended the match (a wrong "
                                     "declaration): a correction cannot replace it; undo that event to change it")
@@ -492,6 +493,8 @@ class _Reducer:
         if number in self.amendments:
             self.amended.add(number)
             result = self._record_hand(self._correction(number, hand), event["type"])
+            if number == self.admit_correction and self.spec.admit_hand is not None:
+                self.spec.admit_hand(dict(result.record), self.meta.options, self.standings)
             if result.score is None or not result.over:
                 raise InvalidEventError(f"the correction of hand {number} {result.refusal}")
         self._add_hand(result.score, result.record)
@@ -599,6 +602,9 @@ class Fold:
         self.previous: Fold | None = None
         """The fold this one came from by :meth:`then` (one event less), kept a few steps back for undo."""
         self._reducer = _Reducer(meta, _amendments(self.events))
+        if admit_last and self.events and _is_amend(self.events[-1]):  # a new correction: checked where it is scored
+            corrected = self.events[-1].get("hand")
+            self._reducer.admit_correction = corrected if isinstance(corrected, int) else None
         last_amend = max((i for i, e in enumerate(self.events, start=1) if _is_amend(e)), default=0)
         for count, event in enumerate(self.events, start=1):
             try:

@@ -593,7 +593,7 @@ class Driver:
             hand["tiles"] = OKEY_BAD  # a wrong declaration (O5): it costs the declarer, the hand goes on
         if self.case.game == "thai" and not for_amend and hand.get("fed_by") is not None:
             # D6: at a table the feeder is the player just before the knocker, the way play goes now (a new hand
-            # with another is refused where it enters; a correction is not checked for it).
+            # with another is refused where it enters).
             step = 1 if state.standings.direction == "forward" else -1
             hand["fed_by"] = (hand["knocker"] - step) % self.case.seats
         return hand
@@ -617,7 +617,14 @@ class Driver:
 
     def amend(self, state: TableState) -> None:
         number = self.rng.randrange(1, len(state.hands) + 1)
-        self.submit({"type": "amend", "hand": number, "record": self.hand(state, for_amend=True)})
+        record = self.hand(state, for_amend=True)
+        if self.case.game == "thai" and record.get("fed_by") is not None:
+            # D6: the feeder played just before the knocker, the way play went in that hand (every feeding before
+            # it turned play round); a correction is checked for it where it is scored.
+            turns = sum(row.record.get("fed_by") is not None for row in state.hands[:number - 1])
+            step = -1 if turns % 2 else 1
+            record["fed_by"] = (record["knocker"] - step) % self.case.seats
+        self.submit({"type": "amend", "hand": number, "record": record})
 
     def undo(self) -> None:
         before = self.store.get(self.table)

@@ -195,9 +195,9 @@ def test_M7_web_rami_hand_form_previews_records_and_explains(client: FlaskClient
     sheet = text(client.get(f"/t/{table}").text)
     assert "141" in sheet or "41" in sheet
     assert "<polyline" in client.get(f"/t/{table}").text or "<svg" in client.get(f"/t/{table}").text
-    post(client, f"/t/{table}/cards", {"finisher": "1", "rami_sec": "on", "cards0": "KD"})
+    post(client, f"/t/{table}/cards", {"finisher": "1", "rami_sec": "on", "cards0": "KD", "cards2": "2C", "cards3": "3D"})
     state = store.get(table)
-    assert state.hands[1].entries == (20, 0, 0, 0) and state.finished
+    assert state.hands[1].entries == (20, 0, 4, 6) and state.finished  # rami sec: the others pay double (M7)
 
 
 def test_M6_web_rami_stock_out_and_amend(client: FlaskClient, store: TableStore):
@@ -293,7 +293,7 @@ def test_M2_web_deal_instructions_and_the_deal_passes_to_the_left(client: FlaskC
     assert "Hand 1: Ali deals." in page and "Deal 13 cards to each player" in page
     assert "Ece, on the dealer's left, starts; play goes clockwise." in page
     assert "Shuffle 108 cards: 2 decks and 4 jokers" in page
-    post(client, f"/t/{table}/cards", {"finisher": "0"})
+    post(client, f"/t/{table}/cards", {"finisher": "0", "cards1": "KH", "cards2": "2C", "cards3": "3D"})
     assert store.get(table).dealer == 3  # M2: the deal rotates clockwise, to the dealer's left
     assert "Hand 2: Ece deals." in text(client.get(f"/t/{table}").text)
     turkish = _table(client, store, "turkish")

@@ -159,7 +159,8 @@ def test_H6_more_than_two_okeys_between_the_racks_and_the_final_discard_are_refu
                                                                                    "hand": three}])
     assert written.hands[0].entries == (-202, 202, 202, 404)
     store.record(table, {"type": "okey101_hand", "hand": two})
-    with pytest.raises(ImpossibleHandError, match="3 okeys on the racks"):  # a correction enters too
+    with pytest.raises(InvalidEventError, match="the correction of hand 1 cannot be recorded: impossible hand: 3 "
+                                                "okeys on the racks"):  # a correction enters too
         store.record(table, {"type": "amend", "hand": 1, "record": {**two, "finish": "okey_discard"}})
 
 

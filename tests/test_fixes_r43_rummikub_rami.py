@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from collections import Counter
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -205,3 +206,36 @@ def test_M7_a_finisher_marked_never_opened_is_a_rami_sec_or_an_error():
     assert score_rami_hand({**hand, "rami_sec": True}).scores == (0, 14)
     opened = {**hand, "players": [{"opened": True, "cards": ""}, {"opened": True, "cards": "7S"}]}
     assert score_rami_hand(opened).scores == (0, 7)
+
+
+# --- the checks a new hand passes, on the pages: previews, corrections, the reader's language ------------------------
+
+
+def _editor(client, table):
+    with client.session_transaction() as session:
+        session["csrf_token"] = "token"
+        session["pins"] = {table: True}
+
+
+def test_M7_the_rami_forms_preview_refuses_what_recording_refuses_in_the_readers_language(client, store):
+    table = store.create_table(game="rami40", players=["Ali", "Can", "Deniz", "Ece"], pin="1234")
+    _editor(client, table)
+    client.set_cookie("lang", "tr")
+    form = {"csrf_token": "token", "finisher": "0", "notopened0": "on", "cards1": "KH", "cards2": "2C",
+            "cards3": "3D"}
+    for url in (f"/t/{table}/cards/check", f"/t/{table}/cards"):
+        page = unescape(client.post(url, data=form).text)
+        assert "1. oyuncu bitirdi ama hiç açmamış olarak işaretli" in page, url
+    assert store.get(table).hands == ()
+
+
+def test_M6_M1_a_rami_loser_with_no_cards_or_fifteen_is_refused_where_the_hand_enters():
+    fifteen = "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC 2D 3D"
+    with pytest.raises(InvalidHandRecordError, match="player 2 keeps 15 cards .*at most 14"):
+        admit_rami_hand({"finisher": 0, "players": [{"opened": True, "cards": ""}, {"opened": True, "cards": fifteen}]})
+    with pytest.raises(InvalidHandRecordError, match="player 2 keeps no cards, but the hand ends the moment"):
+        admit_rami_hand({"finisher": 0, "players": [{"opened": True, "cards": ""}, {"opened": True, "cards": ""}]})
+    with pytest.raises(InvalidHandRecordError, match="player 1 keeps no cards"):
+        admit_rami_hand({"finisher": None, "players": [{"opened": True, "cards": ""}, {"opened": True, "cards": "KH"}]})
+    # One who never opened pays the flat penalty whatever they hold: no cards typed is fine.
+    admit_rami_hand({"finisher": 0, "players": [{"opened": True, "cards": ""}, {"opened": False, "cards": ""}]})

@@ -31,7 +31,7 @@ from companion.rules.thai import (
 )
 from companion.rules.turkish import admit_turkish_hand, score_turkish_hand, turkish_joker_swap
 from companion.store import TableStore
-from companion.tables import new_meta, replay
+from companion.tables import InvalidEventError, new_meta, replay
 
 TABLE = ThaiOptions(**THAI_PROFILES["thai_table"])
 
@@ -420,3 +420,24 @@ def test_D6_the_hand_forms_preview_says_what_recording_would_refuse(client: Flas
     assert "only seat 2 (player 3) discarded just before player 1" in preview
     fine = unescape(client.post(f"/t/{table}/thai/check", data={**form, "fed_by": "2"}).text)
     assert "discarded just before" not in fine
+
+
+def test_D6_a_correction_naming_a_feeder_who_played_after_the_knocker_is_refused(client: FlaskClient,
+                                                                                 store: TableStore) -> None:
+    """A correction is checked where it is scored, with the standings before its hand: the same feeder rule."""
+    table = store.create_table(game="thai", players=["Somchai", "Malee", "Niran"], pin="1234")
+    players = (seat("2C 3C 4C", "KD"), seat("7C 7D 7H 10H JH QH"), seat(hand="AS"))
+    store.record(table, {"type": "thai_hand", "hand": knock(1, "3S", *players)})
+    with pytest.raises(InvalidEventError, match=r"the correction of hand 1 cannot be recorded: .*only seat 0 "):
+        store.record(table, {"type": "amend", "hand": 1, "record": knock(1, "3S", *players, fed_by=2)})
+    assert store.get(table).standings.direction == "forward"
+    state = store.record(table, {"type": "amend", "hand": 1, "record": knock(1, "3S", *players, fed_by=0)})
+    assert state.standings.direction == "reverse"
+    with client.session_transaction() as session:
+        session["csrf_token"] = "token"
+        session["pins"] = {table: True}
+    client.set_cookie("lang", "ru")
+    form = {"csrf_token": "token", "knocker": "1", "knock_card": "3s", "laid0": "2C 3C 4C", "hand0": "KD",
+            "laid1": "7C 7D 7H 10H JH QH", "laid2": "", "hand2": "AS", "fed_by": "2"}
+    page = unescape(client.post(f"/t/{table}/thai?amend=1", data=form).text)
+    assert "Исправление сдачи 1 нельзя записать: В этой сдаче прямо перед игроком 2 сбрасывал только игрок 1" in page

@@ -401,6 +401,9 @@ class RamiHandScore:
         return result_dict(self)
 
 
+MOST_HELD = 14
+"""M1, M2: the most cards a player holds — the 13 dealt and one drawn before the discard."""
+
 _FIELDS = ("finisher", "rami_sec", "players")
 _PLAYER_FIELDS = ("opened", "cards")
 
@@ -418,6 +421,20 @@ def admit_rami_hand(hand: Mapping[str, Any], options: RamiOptions | None = None,
     """
     score_rami_hand(hand, options)  # the record's shape, named where it is wrong
     finisher = hand["finisher"]
+    for number, entry in enumerate(players_list(hand, PLAYERS, "Rami")):
+        label = f"player {number + 1}"
+        cards = held_cards(entry, label, _PLAYER_FIELDS)
+        if isinstance(cards, int) or number == finisher:
+            continue
+        if len(cards) > MOST_HELD:
+            raise InvalidHandRecordError(
+                f"{label} keeps {len(cards)} cards ({format_cards(cards)}), but a player holds at most {MOST_HELD} "
+                f"(13 dealt + 1 drawn, M1, M2) when the hand ends: give only the cards left in their hand, not those "
+                "laid on the table")
+        if not cards and flag(entry, "opened", label, default=None):
+            raise InvalidHandRecordError(
+                f"{label} keeps no cards, but the hand ends the moment a player has none, and that player went out "
+                f"(M6): give the cards {label} kept, or mark {label} as the one who went out")
     if finisher is None or flag(hand, "rami_sec", "the hand record"):
         return
     entry = players_list(hand, PLAYERS, "Rami")[finisher]

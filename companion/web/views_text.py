@@ -627,6 +627,8 @@ _CARD_MELDS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] 
 )
 """A card meld's value as the card rummies explain it (M4, T2): "set of 3 kings: 10 + 10 + 10 = 30"."""
 
+_CORRECTION = re.compile(r"^the correction of hand (?P<n>\d+) cannot be recorded: (?P<why>.+)$", re.S)
+
 _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
     (re.compile(r"^illegal (?P<kind>meld|set|run|pair): (?P<tiles>\[[^\]]*\]) \((?P<why>.*)\)$"),
      _l("Illegal %(kind)s: %(tiles)s (%(why)s)")),
@@ -639,6 +641,25 @@ _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
     (re.compile(r"^impossible hand: (?P<count>\d+) × (?P<tile>\w+), a set has only (?P<limit>\d+)"),
      _l("Impossible: %(count)s × %(tile)s entered, but the set has only %(limit)s of that tile (counting every "
         "tile entered and the indicator).")),
+    (re.compile(r"^player (?P<n>\d+)'s rack is empty, but player (?P<w>\d+) is the winner"),
+     _l("Player %(n)s's rack cannot be empty: only the winner, player %(w)s, emptied the rack (R6). Type the tiles "
+        "player %(n)s kept.")),
+    (re.compile(r"^player (?P<n>\d+)'s rack is empty, but nobody won"),
+     _l("Player %(n)s's rack cannot be empty when the pool ran out: whoever empties the rack wins (R6). Tap them as "
+        "the winner, or type the tiles they kept.")),
+    (re.compile(r"^player (?P<n>\d+) went out but is marked as never opened"),
+     _l("Player %(n)s went out but is marked as never opened: going out without having opened before is a rami sec "
+        "(M7). Tick rami sec, or untick “never opened”.")),
+    (re.compile(r"^player (?P<n>\d+) keeps (?P<count>\d+) cards \(.*\), but a player holds at most (?P<limit>\d+)"),
+     _l("Player %(n)s cannot keep %(count)s cards: a player holds at most %(limit)s (13 dealt and one drawn). Type "
+        "only the cards left in their hand.")),
+    (re.compile(r"^player (?P<n>\d+) keeps no cards, but the hand ends the moment a player has none"),
+     _l("Player %(n)s cannot be left with no cards: the hand ends when a player has none, and that player went out "
+        "(M6). Type the cards they kept, or tap them as the one who went out.")),
+    (re.compile(r"^hand \d+: fed_by \d+ \(player \d+\), but play goes .*? this hand \((?P<order>[^)]*)\), so only "
+                r"seat \d+ \(player (?P<m>\d+)\) discarded just before player (?P<k>\d+)"),
+     _l("Only player %(m)s discarded just before player %(k)s this hand (play goes %(order)s), so only they can have "
+        "fed the knocker (D6): choose player %(m)s, or nobody.")),
     (re.compile(r"^impossible hand: (?P<count>\d+) okeys on the racks and the finishing discard"),
      _l("%(count)s okeys on the racks and the final discard is impossible: a set has only 2 (O1, O3). Correct the "
         "racks, the typed okeys or the finish.")),
@@ -751,6 +772,9 @@ def engine_text(message: str) -> str:
     >>> engine_text("something else")
     'something else'
     """
+    if correcting := _CORRECTION.match(message):  # a correction refused: what was wrong with it, translated too
+        return str(_l("The correction of hand %(n)s cannot be recorded: %(why)s")) % {
+            "n": correcting["n"], "why": engine_text(correcting["why"])}
     if message in WHY_ILLEGAL:
         return str(WHY_ILLEGAL[message])
     if message in PHOTO_WORDS:
