@@ -239,3 +239,9 @@ def test_M6_M1_a_rami_loser_with_no_cards_or_fifteen_is_refused_where_the_hand_e
         admit_rami_hand({"finisher": None, "players": [{"opened": True, "cards": ""}, {"opened": True, "cards": "KH"}]})
     # One who never opened pays the flat penalty whatever they hold: no cards typed is fine.
     admit_rami_hand({"finisher": 0, "players": [{"opened": True, "cards": ""}, {"opened": False, "cards": ""}]})
+
+
+def test_R1_a_bad_tile_is_said_in_rummikubs_words():
+    """No false okey F in Rummikub: the message offers its joker J."""
+    result = answer({"op": "solve", "game": "rummikub", "table": "", "rack": "R7 X7"})
+    assert "invalid Rummikub tile 'X7' in rack" in result["error"] and "or J for a joker" in result["error"]

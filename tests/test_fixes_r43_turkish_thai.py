@@ -371,7 +371,7 @@ def test_D6_the_table_hand_form_refuses_a_feeder_who_plays_after_the_knocker(cli
     # Play goes Somchai → Malee → Niran: Niran (seat 2) discarded just before Somchai knocked, Malee plays after.
     refused = client.post(f"/t/{table}/thai", data={**form, "fed_by": "1"})
     assert refused.status_code == 422
-    assert "only seat 2 (player 3) discarded just before player 1 and can have fed them (D6)" in unescape(refused.text)
+    assert "Only player 3 discarded just before player 1 this hand" in unescape(refused.text)
     assert store.get(table).hands == ()
     assert client.post(f"/t/{table}/thai", data={**form, "fed_by": "2"}).status_code == 303
     assert store.get(table).standings.direction == "reverse"
@@ -417,7 +417,7 @@ def test_D6_the_hand_forms_preview_says_what_recording_would_refuse(client: Flas
     form = {"csrf_token": "token", "knocker": "0", "knock_card": "2c", "dark": "1", "laid0": "8S 9S 10S JS AD AH AC",
             "laid1": "3H 4H 5H", "hand1": "6C", "laid2": "QD QC QH", "hand2": "7S"}
     preview = unescape(client.post(f"/t/{table}/thai/check", data={**form, "fed_by": "1"}).text)
-    assert "only seat 2 (player 3) discarded just before player 1" in preview
+    assert "Only player 3 discarded just before player 1 this hand" in preview
     fine = unescape(client.post(f"/t/{table}/thai/check", data={**form, "fed_by": "2"}).text)
     assert "discarded just before" not in fine
 
@@ -441,3 +441,15 @@ def test_D6_a_correction_naming_a_feeder_who_played_after_the_knocker_is_refused
             "laid1": "7C 7D 7H 10H JH QH", "laid2": "", "hand2": "AS", "fed_by": "2"}
     page = unescape(client.post(f"/t/{table}/thai?amend=1", data=form).text)
     assert "Исправление сдачи 1 нельзя записать: В этой сдаче прямо перед игроком 2 сбрасывал только игрок 1" in page
+
+
+def test_D1_a_bad_card_on_the_thai_form_names_the_player_and_the_field(client: FlaskClient, store: TableStore) -> None:
+    table = store.create_table(game="thai", players=["Som", "Mal", "Nir"], pin="1234")
+    with client.session_transaction() as session:
+        session["csrf_token"] = "token"
+        session["pins"] = {table: True}
+    page = client.post(f"/t/{table}/thai", data={"csrf_token": "token", "knocker": "0", "knock_card": "2c",
+                                                 "laid0": "8S 9S 10S", "hand1": "7X"})
+    assert page.status_code == 422
+    assert "Mal · Left in hand: invalid card '7X': unknown suit 'X'" in unescape(page.text)
+    assert 'value="7X"' in page.text  # what was typed is kept

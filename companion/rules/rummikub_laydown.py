@@ -23,6 +23,7 @@ other measure.  ``mip_rel_gap`` is 0, so the optimum is proven, never approximat
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections import Counter
 from collections.abc import Sequence
@@ -83,6 +84,10 @@ def rummikub_tiles(value: TilesLike, what: str = "tiles") -> tuple[Tile, ...]:
     Traceback (most recent call last):
     ...
     companion.rules.errors.InvalidTileError: invalid tile 'F' in tiles: F is Okey's false okey; a Rummikub set has jokers J (R1)
+    >>> rummikub_tiles("R7 X7", "rack")
+    Traceback (most recent call last):
+    ...
+    companion.rules.errors.InvalidTileError: invalid Rummikub tile 'X7' in rack: write a colour letter R, Y (or O), B or K and a number 1-13, or J for a joker (e.g. R7, K13, J)
     >>> rummikub_tiles(7, "rack")
     Traceback (most recent call last):
     ...
@@ -90,7 +95,14 @@ def rummikub_tiles(value: TilesLike, what: str = "tiles") -> tuple[Tile, ...]:
     """
     if isinstance(value, str):
         text = " ".join(_orange(token) for token in value.replace(",", " ").split())
-        tiles = tiles_like(text)
+        try:
+            tiles = tiles_like(text)
+        except InvalidTileError as error:  # said in Rummikub's words: no false okey, a joker J
+            bad = re.match(r"invalid tile '([^']*)'", str(error))
+            if bad is None:
+                raise
+            raise InvalidTileError(f"invalid Rummikub tile {bad[1]!r} in {what}: write a colour letter R, Y (or O), B "
+                                   "or K and a number 1-13, or J for a joker (e.g. R7, K13, J)") from None
     elif isinstance(value, (list, tuple)) and all(isinstance(v, (str, Tile)) for v in value):
         tiles = tuple(t for v in value for t in ((v,) if isinstance(v, Tile) else rummikub_tiles(v, what)))
     else:

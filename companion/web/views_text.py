@@ -635,6 +635,9 @@ _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
     (re.compile(r"^invalid indicator '(?P<code>[^']*)'"),
      _l("%(code)s cannot be the indicator: the indicator is always a numbered tile (a false okey turned up goes "
         "back and the die is rolled again, O2.3).")),
+    (re.compile(r"^invalid Rummikub tile '(?P<code>[^']*)'"),
+     _l("“%(code)s” is not a tile: write a colour letter R, Y (or O), B or K and a number 1-13, or J for a joker "
+        "(e.g. R7, K13, J).")),
     (re.compile(r"^invalid tile '(?P<code>[^']*)'"),
      _l("“%(code)s” is not a tile: write a colour letter R, Y, B or K and a number 1-13, or F for a false okey "
         "(e.g. R7, K13, F).")),

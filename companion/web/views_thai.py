@@ -20,6 +20,7 @@ from companion.rules.thai import thai_cards
 from companion.tables import TableState
 from companion.web.hand_form import hand_form_routes
 from companion.web.views_base import form_int, form_text, html_blueprint
+from companion.web.views_text import engine_text
 
 GAME = find_game("thai")
 
@@ -31,9 +32,15 @@ def _seat_or_none(name: str, label: str, players: int) -> int | None:
     return None if raw in ("", "none") else form_int(name, label, low=0, high=players - 1)
 
 
-def _cards(name: str) -> str:
-    """A card field in our notation (``q♠ ks, as`` → ``QS KS AS``); a bad card is refused naming it."""
-    return format_cards(thai_cards(form_text(name)))
+def _cards(name: str, label: str | None = None) -> str:
+    """A card field in our notation (``q♠ ks, as`` → ``QS KS AS``); a bad card is refused naming it, and ``label``
+    (the player, the field) where it was typed."""
+    try:
+        return format_cards(thai_cards(form_text(name)))
+    except ValueError as error:
+        if label is None:
+            raise
+        raise ValueError(f"{label}: {engine_text(str(error))}") from None
 
 
 def hand_record(state: TableState) -> dict[str, Any]:
@@ -50,7 +57,8 @@ def hand_record(state: TableState) -> dict[str, Any]:
         "players": [],
     }
     for seat, name in enumerate(state.players):
-        entry: dict[str, Any] = {"laid": _cards(f"laid{seat}"), "hand": _cards(f"hand{seat}")}
+        entry: dict[str, Any] = {"laid": _cards(f"laid{seat}", f"{name} · {_('Laid on the table (melds and lay-offs, ฝาก)')}"),
+                                 "hand": _cards(f"hand{seat}", f"{name} · {_('Left in hand')}")}
         if seat == knocker:
             entry["born"] = not hand["dark"]
         if state.options.layoff_discard_penalty:
