@@ -343,6 +343,8 @@ def test_O5_okey_pair_of_okeys_on_and_off_with_the_settled_reading() -> None:
     assert _win(six).kind == "pairs" and not _win(six, okey_pair_of_okeys=False).winning
     five = "R1 R1 K2 K2 B3 B3 Y4 Y4 K9 K9 B12 Y13 R5 R5"
     assert _win(five, okey_pair_of_okeys=False).kind == "pairs"
+    # F has no twin here, so the okey may pair it even with the option off (F + okey = two red 5s).
+    assert _win("R1 R1 K2 K2 B3 B3 Y4 Y4 K9 K9 B12 B12 F R5", okey_pair_of_okeys=False).kind == "pairs"
 
 
 def test_O5_fifteen_tiles_give_the_winning_discards_and_the_okey_double_win() -> None:

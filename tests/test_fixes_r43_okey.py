@@ -217,3 +217,44 @@ def test_O6_start_points_0_is_refused_for_a_new_table(client: FlaskClient) -> No
                                                 "options": {"start_points": 0}})
     assert response.status_code in (400, 422) and "start_points" in response.json["error"]
     assert options_for("okey", {"start_points": 0}).start_points == 0  # a stored table with it still opens
+
+
+# -- the second audit: laid pairs without okey pairs, a check without its indicator, O7's four players ----------
+
+
+def test_H4_O5_with_okey_pair_of_okeys_off_a_laid_okey_pairs_no_tile_whose_twin_is_laid(client: FlaskClient,
+                                                                                         store: TableStore) -> None:
+    """As the rack's count reads it (settled O5): K5 R5 | K5 R5 pairs two okeys with K5s that are twins."""
+    off = {"okey_pair_of_okeys": False}
+    twins = answer({"op": "meld", "game": "okey101", "indicator": "R4", "options": off,
+                    "tiles": "K5 R5 | K5 R5 | Y1 Y1 | Y2 Y2 | Y3 Y3"})
+    assert twins["opens"] is False and "an okey pairs K5, whose twin is laid too" in twins["reason"]
+    singles = answer({"op": "meld", "game": "okey101", "indicator": "R4", "options": off,
+                      "tiles": "K5 R5 | B5 R5 | Y1 Y1 | Y2 Y2 | Y3 Y3"})
+    assert singles["opens"] is True
+    rack = answer({"op": "opening", "game": "okey101", "indicator": "R4", "options": off,
+                   "tiles": "K5 K5 R5 R5 Y1 Y1 Y2 Y2 Y3 Y3"})
+    assert rack["pairs"] == 4 and rack["pairs_open"] is False  # the two checks agree
+    table = store.create_table(game="okey101", players=PLAYERS, pin="1234", options=off)
+    with client.session_transaction() as session:
+        session["csrf_token"] = TOKEN
+        session["pins"] = {table: True}
+    page = words(client.post(f"/t/{table}/opening", data={"csrf_token": TOKEN, "indicator": "R4",
+                                                            "melds": "K5 R5 | K5 R5 | Y1 Y1 | Y2 Y2 | Y3 Y3"}).text)
+    assert "Does not open: an okey pairs K5, but its twin is laid too" in page and "Opens." not in page
+
+
+def test_O3_a_check_or_meld_without_the_indicator_is_refused_not_judged_without_okeys() -> None:
+    """Without the indicator nothing would be wild: the batch asks for it, as the command line does."""
+    for op, game in (("check", "okey"), ("check", "okey101"), ("meld", "okey101")):
+        result = answer({"op": op, "game": game, "tiles": "R1 R2 R3 J Y5 B5 K5 R9 R10 R11 R12 K10 K11 K12"})
+        assert result == {"error": "missing field 'indicator' in request"}, (op, game)
+    with_it = answer({"op": "check", "game": "okey", "indicator": "R4",
+                      "tiles": "R1 R2 R3 J Y5 B5 K5 R9 R10 R11 R12 K10 K11 K12"})
+    assert "J is the Rummikub joker, okey has no J" in with_it["error"]
+
+
+def test_O7_the_points_game_is_dealt_for_four_players_only() -> None:
+    assert answer({"op": "deal", "game": "okey_points", "players": 3, "dice": [1, 1]}) == {
+        "error": "invalid players 3: Okey points is played by 4 players"}
+    assert answer({"op": "deal", "game": "okey_points", "players": 4, "dice": [1, 1]})["players"] == 4

@@ -24,6 +24,8 @@ valuable legal reading counts.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -452,6 +454,8 @@ class OpeningCheck:
     total: int
     opens: bool
     reason: str
+    okey_twin: Tile | None = None
+    """With ``okey_pair_of_okeys`` off: the face an okey pairs though its twin is laid too (the pairs do not open)."""
 
     @property
     def valid(self) -> bool:
@@ -557,6 +561,10 @@ def check_laid_opening(
     if invalid:
         return OpeningCheck(verdicts, total, False, f"does not open: {invalid[0].reason}")
     if len(pairs) == len(verdicts):
+        if (twinned := _okey_pairs_a_twin(laid, indicator, chosen)) is not None:
+            return OpeningCheck(verdicts, total, False, f"does not open: an okey pairs {twinned.code}, whose twin is "
+                                "laid too: with okey_pair_of_okeys off an okey pairs only a tile whose twin is not in "
+                                "the hand (H4, O5)", okey_twin=twinned)
         return _against(verdicts, total, len(pairs), chosen.opening_pairs, pairs_bar,
                         f"{len(pairs)} pairs", "the most pairs opened so far")
     if pairs:
@@ -565,6 +573,26 @@ def check_laid_opening(
         )
     return _against(verdicts, total, total, chosen.opening_minimum, points_bar,
                     f"melds worth {total}", "the highest opening so far")
+
+
+def _okey_pairs_a_twin(laid: Sequence[Sequence[Tile]], indicator: TileLike,
+                       options: Okey101Options) -> Tile | None:
+    """With ``okey_pair_of_okeys`` off an okey pairs only a tile whose twin is not in the hand (settled O5, as the
+    rack's pairs count them): the face an okey pairs where another tile of that face is laid too, else ``None``.
+
+    >>> off = Okey101Options(okey_pair_of_okeys=False)
+    >>> _okey_pairs_a_twin([tiles_like("K5 R5"), tiles_like("K5 R5")], "R4", off)
+    K5
+    """
+    if options.okey_pair_of_okeys:
+        return None
+    wilds = Wilds.from_indicator(indicator)
+    faces = Counter(wilds.face(tile) for meld in laid for tile in meld if not wilds.is_wild(tile))
+    for meld in laid:
+        plain = [tile for tile in meld if not wilds.is_wild(tile)]
+        if len(meld) == 2 and len(plain) == 1 and faces[wilds.face(plain[0])] > 1:
+            return wilds.face(plain[0])
+    return None
 
 
 def _against(

@@ -391,6 +391,10 @@ class OpeningCheck:
     def opens(self) -> bool:
         return self.verdict.opens
 
+    @property
+    def okey_twin(self) -> str | None:
+        return self.verdict.okey_twin.code if self.verdict.okey_twin is not None else None
+
 
 def check_opening(melds_text: str, *, indicator: str, options: Okey101Options, highest_so_far: int | None = None,
                   most_pairs_so_far: int | None = None) -> OpeningCheck:

@@ -143,7 +143,8 @@ def _admit_options(options: OkeyOptions) -> None:
 
 def op_check(request: Mapping[str, Any], options: Any) -> dict[str, Any]:
     """Batch/CLI ``check`` (O5): 14 tiles → verdict and arrangement; 15 tiles → the winning discards."""
-    return check_hand(request_field(request, "tiles"), indicator=request.get("indicator"), options=options).to_dict()
+    return check_hand(request_field(request, "tiles"), indicator=request_field(request, "indicator"),
+                      options=options).to_dict()  # without the indicator nothing would be wild (O3)
 
 
 SPEC = register(GameSpec(

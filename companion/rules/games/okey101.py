@@ -101,7 +101,7 @@ def op_meld(request: Mapping[str, Any], options: Any) -> dict[str, Any]:
     """Batch/CLI ``meld``: referee melds as laid out on the table, one or several separated by ``|`` (an
     opening: with ``opening_ratchet``, against the optional ``highest_so_far``/``most_pairs_so_far``)."""
     tiles = request_field(request, "tiles")
-    indicator: Any = request.get("indicator")
+    indicator: Any = request_field(request, "indicator")  # without it nothing would be wild (O3)
     if isinstance(tiles, str) and "|" in tiles:
         return check_laid_opening(tiles, indicator=indicator, options=options, **_so_far(request)).to_dict()
     return check_meld_101(tiles, indicator=indicator, options=options).to_dict()

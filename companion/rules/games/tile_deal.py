@@ -14,7 +14,7 @@ from typing import Any
 from companion.rules.deal import at_seats, plan_deal, reroll_indicator, roll_deal
 from companion.rules.errors import InvalidDealError, InvalidEventError
 from companion.rules.explain import player
-from companion.rules.registry import EventRule
+from companion.rules.registry import EventRule, find_game
 from companion.rules.schema import Field
 from companion.rules.round import Deal, TableView, event_field, event_int
 from companion.rules.tiles import okey_for, tile_like
@@ -111,6 +111,10 @@ def op_deal(request: Mapping[str, Any], options: Any) -> dict[str, Any]:
     Seats are 0-based here; without ``dice`` they are rolled (``seed`` makes it repeatable)."""
     game = request["game"]
     players = _int_field(request, "players", 4)
+    spec = find_game(game)
+    if players not in spec.players:  # O7: the points-counting game is four players' (a table refuses it too)
+        counts = ", ".join(str(n) for n in spec.players)
+        raise InvalidDealError(f"invalid players {players}: {spec.title} is played by {counts} players")
     dealer = _int_field(request, "dealer", 0)
     dice = request.get("dice")
     if dice is None:
