@@ -18,6 +18,7 @@ from companion import __version__
 from companion.rules import GameSpec, find_game
 from companion.rules.options import option_choices, options_for, options_to_dict
 from companion.rules.registry import games
+from companion.rules.schema import short_repr
 
 EXIT_BAD_INPUT = 2
 
@@ -93,8 +94,12 @@ def op_recognize(request: Mapping[str, Any]) -> dict[str, Any]:
     from vision import recognize_file
 
     path = Path(str(_require(request, "image")))
-    if not path.is_file():
-        raise CommandError(f"no such image file: {str(path)!r}")
+    try:
+        found = path.is_file()
+    except OSError:  # a name too long for the file system
+        found = False
+    if not found:
+        raise CommandError(f"no such image file: {short_repr(str(path))}")
     second_look = request.get("second_look", True)
     if not isinstance(second_look, bool):
         raise CommandError(f"field 'second_look' must be true or false, not {second_look!r}")
@@ -123,8 +128,8 @@ def answer(request: Any) -> dict[str, Any]:
     if not isinstance(request, Mapping):
         return {"error": f"a request must be a JSON object, not {request!r}"}
     op = request.get("op")
-    if op not in OPERATIONS:
-        return {"error": f"unknown op {op!r}; use one of: {', '.join(OPERATIONS)}"}
+    if not isinstance(op, str) or op not in OPERATIONS:  # a list or an object is no op either (and not hashable)
+        return {"error": f"unknown op {short_repr(op)}; use one of: {', '.join(OPERATIONS)}"}
     try:
         return OPERATIONS[op](request)
     except ValueError as error:  # RulesError, CommandError, vision.ImageError: bad input
@@ -142,6 +147,8 @@ def run_batch(stdin: TextIO, stdout: TextIO) -> int:
             request = json.loads(line)
         except json.JSONDecodeError as error:
             response: dict[str, Any] = {"error": f"invalid JSON: {error.msg} at column {error.colno}"}
+        except RecursionError:  # a line nested thousands deep: answered, and the batch goes on
+            response = {"error": "invalid JSON: nested too deeply"}
         else:
             response = answer(request)
         stdout.write(json.dumps(response, ensure_ascii=False) + "\n")

@@ -408,20 +408,6 @@ def test_D2_D4_a_table_meld_of_too_few_cards_is_said_in_plain_words() -> None:
                                   "least 3 cards, D2)"), message
 
 
-def test_D6_the_hand_forms_preview_says_what_recording_would_refuse(client: FlaskClient, store: TableStore) -> None:
-    """The preview (…/check) runs the same admit_hand as recording: a feeder who played after the knocker."""
-    table = store.create_table(game="thai", players=["Somchai", "Malee", "Niran"], pin="1234")
-    with client.session_transaction() as session:
-        session["csrf_token"] = "token"
-        session["pins"] = {table: True}
-    form = {"csrf_token": "token", "knocker": "0", "knock_card": "2c", "dark": "1", "laid0": "8S 9S 10S JS AD AH AC",
-            "laid1": "3H 4H 5H", "hand1": "6C", "laid2": "QD QC QH", "hand2": "7S"}
-    preview = unescape(client.post(f"/t/{table}/thai/check", data={**form, "fed_by": "1"}).text)
-    assert "Only player 3 discarded just before player 1 this hand" in preview
-    fine = unescape(client.post(f"/t/{table}/thai/check", data={**form, "fed_by": "2"}).text)
-    assert "discarded just before" not in fine
-
-
 def test_D6_a_correction_naming_a_feeder_who_played_after_the_knocker_is_refused(client: FlaskClient,
                                                                                  store: TableStore) -> None:
     """A correction is checked where it is scored, with the standings before its hand: the same feeder rule."""

@@ -343,5 +343,5 @@ def test_O7_a_recorded_hand_is_corrected_from_its_form(client: FlaskClient, stor
     assert state.hands[0].amended and state.hands[0].entries == (0, 5, 9, 5) and state.totals == (1, 6, 11, 8)
     refused = post(client, f"/t/{points_table}/points", {"amend": "1", "indicator": "R4", "finisher": "1",
                                                           "rack1": "R5"})
-    assert refused.status_code == 422 and "must be empty" in text(refused.text)
+    assert refused.status_code == 422 and "Whoever finished has no tiles left" in text(refused.text)
     assert store.get(points_table).totals == (1, 6, 11, 8)

@@ -115,6 +115,8 @@ class Wilds:
     @classmethod
     def from_indicator(cls, indicator: TileLike | None) -> Wilds:
         """The wilds for an indicator (O3: the okey is one above it, 13 → 1)."""
+        if indicator is not None and not isinstance(indicator, (str, Tile)):  # a list or an object: no tile code
+            raise InvalidTileError(f"invalid indicator {indicator!r}: expected a tile code such as 'R4'")
         return cls(None) if indicator is None else _wilds_for(indicator)
 
     def check_counts(self, tiles: Sequence[Tile]) -> None:

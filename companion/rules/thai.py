@@ -335,8 +335,11 @@ def _is_meld(cards: Sequence[Card]) -> bool:
 def _table(melds: Sequence[CardsLike] | str) -> tuple[tuple[Card, ...], ...]:
     if isinstance(melds, str):
         groups: Sequence[CardsLike] = [group for group in melds.split("|") if group.strip()]
-    else:
+    elif isinstance(melds, (list, tuple)):
         groups = melds
+    else:
+        raise InvalidCardError(f"invalid table {melds!r}: give the melds on the table as text such as "
+                               "'JH QH KH | 7C 7D 7H', separated by |")
     table = tuple(thai_cards(group) for group in groups)
     _check_distinct([card for meld in table for card in meld], " on the table")
     for meld in table:

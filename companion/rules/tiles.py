@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Union
@@ -178,6 +178,8 @@ def tiles_like(value: TilesLike) -> tuple[Tile, ...]:
     """Normalise a notation string or an iterable of tiles/codes to a tuple of tiles."""
     if isinstance(value, str):
         return parse_tiles(value)
+    if isinstance(value, (bool, int, float)) or not isinstance(value, Iterable) or isinstance(value, Mapping):
+        raise InvalidTileError(f"invalid tiles {value!r}: give the tiles as text such as 'R1 R2 R3'")
     tiles = tuple(value)
     _at_most_a_set(len(tiles))
     return tuple(tile_like(v) for v in tiles)

@@ -52,8 +52,6 @@ def hand_form_routes(bp: Blueprint, game: GameSpec, path: str, *, read: HandRead
 
     def verdict(state: TableState) -> dict[str, Any]:
         hand = read(state)
-        if game.admit_hand is not None:  # the preview says what recording would refuse
-            game.admit_hand(hand, state.options, None if amending(state) else state.standings)
         return {"hand": hand, "score": game.score_hand(hand, state.options)}
 
     @bp.get(f"/<table_id>/{path}")

@@ -117,8 +117,6 @@ HAND_FORMS: dict[str, tuple[Callable[[TableState], dict[str, Any]], Callable[[Ma
 
 def _verdict(state: TableState) -> dict[str, Any]:
     hand = HAND_FORMS[state.spec.templates.hand][0](state)
-    if state.spec.admit_hand is not None:  # the preview says what recording would refuse
-        state.spec.admit_hand(hand, state.options, None if amending(state) else state.standings)
     return {"hand": hand, "score": state.spec.score_hand(hand, state.options)}
 
 

@@ -488,7 +488,8 @@ def record_lines(kind: str, payload: Mapping[str, Any], players: Sequence[str]) 
         lines.append(str(_l("finished by discarding an okey (×2)")))
     if given.get("elden"):
         lines.append(str(_l("elden: finished in one turn, nobody else opened (×2)")))
-    for seat, entry in enumerate(given.get("players") or []):
+    listed = given.get("players")  # a list of seats in 101; a count in an Okey hand ("players": 4)
+    for seat, entry in enumerate(listed if isinstance(listed, (list, tuple)) else []):
         if not isinstance(entry, Mapping):
             continue
         opened = entry.get("opened")

@@ -118,7 +118,10 @@ def op_deal(request: Mapping[str, Any], options: Any) -> dict[str, Any]:
     dealer = _int_field(request, "dealer", 0)
     dice = request.get("dice")
     if dice is None:
-        rng = random.Random(request.get("seed"))
+        seed = request.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
+            raise InvalidDealError(f"field 'seed' must be a whole number or a text, not {seed!r}")
+        rng = random.Random(seed)
         plan = roll_deal(players=players, dealer=dealer, rng=rng, game=game, options=options)
     else:
         if not isinstance(dice, Sequence) or isinstance(dice, str) or len(dice) != 2:
