@@ -330,12 +330,19 @@ class GoingOut:
         }
 
 
+MOST_HELD = 14
+"""M1, M2: the most cards a player holds — the 13 dealt and one drawn before the discard."""
+
+
 def going_out(
     cards: CardsLike, rules: MeldRules, *, opened: bool, minimum: int, may_lay_last: bool, special: str
 ) -> GoingOut:
     """Can ``cards`` all be laid in valid melds now — every card (when ``may_lay_last``) or all but one
     discard?  A player not yet opened must reach ``minimum`` with them (then it is ``special``)."""
     hand = cards_like(cards)
+    if len(hand) > MOST_HELD:  # M2, T3: the hand after the draw; no turn holds more (and the search stays quick)
+        raise InvalidHandRecordError(f"impossible hand: {len(hand)} cards; going out is checked on the hand after the "
+                                     f"draw, at most {MOST_HELD} cards (13 dealt + 1 drawn)")
     tries: list[tuple[Opening, Card | None]] = []
     if may_lay_last:
         tries.append((best_melds(hand, rules, cover=True), None))
@@ -400,9 +407,6 @@ class RamiHandScore:
     def to_dict(self) -> dict[str, Any]:
         return result_dict(self)
 
-
-MOST_HELD = 14
-"""M1, M2: the most cards a player holds — the 13 dealt and one drawn before the discard."""
 
 _FIELDS = ("finisher", "rami_sec", "players")
 _PLAYER_FIELDS = ("opened", "cards")
