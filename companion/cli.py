@@ -689,6 +689,11 @@ def _dispatch(args: argparse.Namespace) -> int:
     if command == "deal":
         if args.dealer < 1 or args.dealer > args.players:
             raise CommandError(f"--dealer {args.dealer} is not a seat: use 1-{args.players}")
+        spec = find_game(args.game)
+        if spec.deal_tiles is None and (args.dice or args.seed is not None):  # never silently ignored
+            ritual = ", ".join(game.title for game in games() if game.deal_tiles is not None)
+            raise CommandError(f"--dice and --seed are the dice ritual's ({ritual}); {spec.title} is dealt without "
+                               "dice: leave them out")
         fields: dict[str, Any] = {"players": args.players, "dealer": args.dealer - 1, "seed": args.seed}
         if args.dice:
             fields["dice"] = list(args.dice)

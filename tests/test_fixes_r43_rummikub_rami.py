@@ -245,3 +245,11 @@ def test_R1_a_bad_tile_is_said_in_rummikubs_words():
     """No false okey F in Rummikub: the message offers its joker J."""
     result = answer({"op": "solve", "game": "rummikub", "table": "", "rack": "R7 X7"})
     assert "invalid Rummikub tile 'X7' in rack" in result["error"] and "or J for a joker" in result["error"]
+
+
+def test_M2_the_card_games_deal_refuses_dice_rather_than_ignoring_them():
+    done = companion("deal", "--game", "rami40", "--players", "4", "--dice", "5", "2")
+    assert done.returncode == 2 and not done.stdout
+    assert "--dice and --seed are the dice ritual's (Okey, Okey 101, Okey points); Rami 40 is dealt without dice" \
+        in done.stderr
+    assert companion("deal", "--game", "rami40", "--players", "4").returncode == 0
