@@ -349,12 +349,12 @@ class _Reducer:
         self.amendments = dict(amendments or {})
         self.amended: set[int] = set()
         self.cut_short: set[int] = set()
+        """The hands cut short: what they cost before they were over (a wrong declaration) ended the match."""
         self.admitting = False
         """A new event is being recorded (not replayed): the game's ``admit_hand`` checks its hand."""
         self.admit_correction: int | None = None
         """The hand a new ``amend`` corrects: its correction is checked by ``admit_hand`` where it is scored, with
         the standings before that hand."""
-        """The hands cut short: what they cost before they were over (a wrong declaration) ended the match."""
         self.pending: Any = None
         self.outcomes: list[str] = []
         self.standings = self._standings()
@@ -597,6 +597,7 @@ class Fold:
     """
 
     def __init__(self, meta: TableMeta, events: Iterable[Mapping[str, Any]], *, admit_last: bool = False) -> None:
+        """``admit_last``: the last event is a new ``amend``, so the game's ``admit_hand`` checks its correction."""
         self.meta = meta
         self.events = tuple(events)
         self.previous: Fold | None = None
@@ -608,15 +609,12 @@ class Fold:
         last_amend = max((i for i, e in enumerate(self.events, start=1) if _is_amend(e)), default=0)
         for count, event in enumerate(self.events, start=1):
             try:
-                self._reducer.admitting = admit_last and count == len(self.events)
                 self._reducer.apply(event)
             except ValueError as error:
                 if count >= last_amend:
                     raise
                 number = self.events[last_amend - 1].get("hand")
                 raise InvalidEventError(f"the correction of hand {number} cannot be recorded: {error}") from None
-            finally:
-                self._reducer.admitting = False
 
     def then(self, event: Mapping[str, Any], *, new: bool = False) -> Fold:
         """The fold with ``event`` applied last; an ``amend`` rewrites an earlier hand, so it folds anew.

@@ -250,6 +250,20 @@ def held_cards(entry: Any, label: str, fields: Sequence[str]) -> tuple[Card, ...
     return hand_cards(entry["cards"], label)
 
 
+MOST_HELD = 14
+"""M1/M2, T1/T3: the most cards a player holds — the 13 dealt and one drawn before the discard."""
+
+
+def check_most_held(held: tuple[Card, ...] | int, label: str, rules: str, ends: str) -> None:
+    """A hand record's player holds at most :data:`MOST_HELD` cards (a typed value is not counted); ``rules`` and
+    ``ends`` say which rules and when, in the game's words."""
+    if not isinstance(held, int) and len(held) > MOST_HELD:
+        raise InvalidHandRecordError(
+            f"{label} keeps {len(held)} cards ({format_cards(held)}), but a player holds at most {MOST_HELD} "
+            f"(13 dealt + 1 drawn, {rules}) when the hand {ends}: give only the cards left in their hand, not those "
+            "laid on the table")
+
+
 def shown(held: tuple[Card, ...] | int) -> str:
     """What a player holds, as the record gave it: the cards, or the value typed at the table."""
     return str(held) if isinstance(held, int) else format_cards(held)

@@ -25,7 +25,6 @@ valuable legal reading counts.
 from __future__ import annotations
 
 from collections import Counter
-
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache

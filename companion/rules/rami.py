@@ -45,6 +45,7 @@ from companion.rules._card_melds import (
     run_readings,
 )
 from companion.rules._card_sheet import (
+    MOST_HELD,
     CardStandings,
     DealInstructions,
     card_penalty,
@@ -52,6 +53,7 @@ from companion.rules._card_sheet import (
     check_deal_counts,
     check_fields,
     check_finisher_empty,
+    check_most_held,
     deal_instructions,
     flag,
     held_cards,
@@ -330,16 +332,16 @@ class GoingOut:
         }
 
 
-MOST_HELD = 14
-"""M1, M2: the most cards a player holds — the 13 dealt and one drawn before the discard."""
-
-
 def going_out(
-    cards: CardsLike, rules: MeldRules, *, opened: bool, minimum: int, may_lay_last: bool, special: str
+    cards: CardsLike, rules: MeldRules, *, opened: bool, minimum: int, may_lay_last: bool, special: str, deck: Deck,
+    game: str,
 ) -> GoingOut:
     """Can ``cards`` all be laid in valid melds now — every card (when ``may_lay_last``) or all but one
-    discard?  A player not yet opened must reach ``minimum`` with them (then it is ``special``)."""
+    discard?  A player not yet opened must reach ``minimum`` with them (then it is ``special``).  The cards are
+    first counted against ``deck``, as an opening or a score counts them, and the hand after the draw holds at
+    most :data:`MOST_HELD`."""
     hand = cards_like(cards)
+    check_deal_counts([hand], deck, game)
     if len(hand) > MOST_HELD:  # M2, T3: the hand after the draw; no turn holds more (and the search stays quick)
         raise InvalidHandRecordError(f"impossible hand: {len(hand)} cards; going out is checked on the hand after the "
                                      f"draw, at most {MOST_HELD} cards (13 dealt + 1 drawn)")
@@ -381,10 +383,8 @@ def rami_going_out(cards: CardsLike, *, opened: bool, options: RamiOptions | Non
     companion.rules.errors.ImpossibleHandError: impossible cards: 5 × *, but the game has only 4 jokers (Rami with this many players plays 3 decks + 4 jokers = 160 cards)
     """
     options = _options(options)
-    hand = cards_like(cards)
-    check_deal_counts([hand], rami_deck(max(PLAYERS), options), "Rami")
-    return going_out(hand, RAMI_MELDS, opened=opened, minimum=options.opening, may_lay_last=True,
-                     special="rami sec")
+    return going_out(cards, RAMI_MELDS, opened=opened, minimum=options.opening, may_lay_last=True,
+                     special="rami sec", deck=rami_deck(max(PLAYERS), options), game="Rami")
 
 
 def rami_card_penalty(card: Card, options: RamiOptions | None = None) -> int:
@@ -425,24 +425,20 @@ def admit_rami_hand(hand: Mapping[str, Any], options: RamiOptions | None = None,
     """
     score_rami_hand(hand, options)  # the record's shape, named where it is wrong
     finisher = hand["finisher"]
-    for number, entry in enumerate(players_list(hand, PLAYERS, "Rami")):
+    entries = players_list(hand, PLAYERS, "Rami")
+    for number, entry in enumerate(entries):
         label = f"player {number + 1}"
         cards = held_cards(entry, label, _PLAYER_FIELDS)
         if isinstance(cards, int) or number == finisher:
             continue
-        if len(cards) > MOST_HELD:
-            raise InvalidHandRecordError(
-                f"{label} keeps {len(cards)} cards ({format_cards(cards)}), but a player holds at most {MOST_HELD} "
-                f"(13 dealt + 1 drawn, M1, M2) when the hand ends: give only the cards left in their hand, not those "
-                "laid on the table")
+        check_most_held(cards, label, "M1, M2", "ends")
         if not cards and flag(entry, "opened", label, default=None):
             raise InvalidHandRecordError(
                 f"{label} keeps no cards, but the hand ends the moment a player has none, and that player went out "
                 f"(M6): give the cards {label} kept, or mark {label} as the one who went out")
     if finisher is None or flag(hand, "rami_sec", "the hand record"):
         return
-    entry = players_list(hand, PLAYERS, "Rami")[finisher]
-    if not flag(entry, "opened", f"player {finisher + 1}", default=True):
+    if not flag(entries[finisher], "opened", f"player {finisher + 1}", default=True):
         raise InvalidHandRecordError(
             f"{player(finisher)} went out but is marked as never opened: going out without having opened earlier "
             "is going out in one turn, a rami sec (M7); mark rami_sec true, or opened true for "

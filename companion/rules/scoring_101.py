@@ -469,11 +469,15 @@ def _entry(seat: int, item: Any, wilds: Wilds) -> _Entry:
         raise InvalidHandRecordError(f"seat {seat} has both 'rack' and 'sum': give one of them")
     typed, okeys = item["sum"], item.get("okeys", 0)
     if isinstance(typed, bool) or not isinstance(typed, int) or not 0 <= typed <= MAX_TYPED_SUM:
-        raise InvalidHandRecordError(f"invalid sum {typed!r} for seat {seat}: a whole number from 0 to {MAX_RACK_SUM} "
-                                     f"(okeys apart, {MAX_RACK_TILES} tiles are worth at most {MAX_RACK_SUM})")
+        raise InvalidHandRecordError(_bad_sum(typed, seat))
     if isinstance(okeys, bool) or not isinstance(okeys, int) or not 0 <= okeys <= 2:
         raise InvalidHandRecordError(f"invalid okeys {okeys!r} for seat {seat}: 0, 1 or 2")
     return _Entry(opened, None, ((typed,) if typed else ()) + (None,) * okeys)
+
+
+def _bad_sum(typed: Any, seat: int) -> str:
+    return (f"invalid sum {typed!r} for seat {seat}: a whole number from 0 to {MAX_RACK_SUM} "
+            f"(okeys apart, {MAX_RACK_TILES} tiles are worth at most {MAX_RACK_SUM})")
 
 
 def _penalties(value: Any, players: int, options: Okey101Options) -> tuple[Penalty, ...]:
@@ -523,9 +527,7 @@ def admit_okey101_hand(hand: Mapping[str, Any], options: Okey101Options | None =
             raise ImpossibleHandError(f"impossible rack: {len(entry.tiles)} tiles for {player(seat)}, but a rack "
                                       f"holds at most {MAX_RACK_TILES} when a hand ends (H2)")
         if entry.tiles is None and entry.face_sum > MAX_RACK_SUM:
-            raise InvalidHandRecordError(f"invalid sum {entry.face_sum!r} for seat {seat}: a whole number from 0 to "
-                                         f"{MAX_RACK_SUM} (okeys apart, {MAX_RACK_TILES} tiles are worth at most "
-                                         f"{MAX_RACK_SUM})")
+            raise InvalidHandRecordError(_bad_sum(entry.face_sum, seat))
     okeys = sum(entry.okeys for entry in entries) + (hand.get("finish") == "okey_discard")
     if okeys > SET_OKEYS:
         raise ImpossibleHandError(f"impossible hand: {okeys} okeys on the racks and the finishing discard, but a set "

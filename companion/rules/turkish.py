@@ -34,6 +34,7 @@ from companion.rules._card_sheet import (
     check_deal_counts,
     check_fields,
     check_finisher_empty,
+    check_most_held,
     deal_instructions,
     flag,
     held_cards,
@@ -75,9 +76,6 @@ DECK = Deck(decks=2, jokers=2)
 """T1: 2 decks + 2 jokers, 106 cards."""
 
 CARDS_EACH = 13
-
-MOST_HELD = CARDS_EACH + 1
-"""T1/T3: the most cards a player holds at any time — the 13 dealt and the one drawn before discarding."""
 
 Direction = Literal["counterclockwise", "clockwise"]
 
@@ -219,10 +217,9 @@ def turkish_going_out(cards: CardsLike, *, opened: bool, options: TurkishOptions
     'goes out by discarding 9D: Rummy, everything at once for 48 (at least 40)'
     """
     options = _options(options)
-    hand = cards_like(cards)
-    check_deal_counts([hand], DECK, "Turkish Rummy")  # as opening, meld and score count them (T1)
-    return going_out(hand, turkish_melds(options), opened=opened, minimum=options.opening, may_lay_last=False,
-                     special="Rummy" if options.rummy_bonus else "no Rummy bonus at this table")
+    return going_out(cards, turkish_melds(options), opened=opened, minimum=options.opening, may_lay_last=False,
+                     special="Rummy" if options.rummy_bonus else "no Rummy bonus at this table", deck=DECK,
+                     game="Turkish Rummy")
 
 
 def turkish_card_value(card: Card, options: TurkishOptions | None = None) -> int:
@@ -261,12 +258,7 @@ def admit_turkish_hand(hand: Mapping[str, Any], options: TurkishOptions | None =
     score_turkish_hand(hand, options)  # the record's shape, named where it is wrong
     for number, entry in enumerate(players_list(hand, PLAYERS, "Turkish Rummy")):
         label = f"player {number + 1}"
-        cards = held_cards(entry, label, ("cards",))
-        if not isinstance(cards, int) and len(cards) > MOST_HELD:
-            raise InvalidHandRecordError(
-                f"{label} keeps {len(cards)} cards ({format_cards(cards)}), but a player holds at most {MOST_HELD} "
-                f"({CARDS_EACH} dealt + 1 drawn, T1) when the hand stops (T6, T7): give only the cards left in "
-                "their hand, not those laid on the table")
+        check_most_held(held_cards(entry, label, ("cards",)), label, "T1", "stops (T6, T7)")
 
 
 def score_turkish_hand(hand: Mapping[str, Any], options: TurkishOptions | None = None) -> TurkishHandScore:

@@ -271,7 +271,8 @@ def _okey101_entry(seat: int, name: str, finished: bool) -> dict[str, Any]:
     entry: dict[str, Any] = {"opened": None if opened == "none" else opened}
     try:
         if typed_sum or okeys.strip("0"):  # okeys alone: a rack of nothing but okeys
-            entry["sum"] = form_int(f"sum{seat}", _("The sum of %(name)s", name=name), low=0, high=MAX_RACK_SUM, default=0)
+            entry["sum"] = form_int(f"sum{seat}", _("The sum of %(name)s", name=name), low=0, high=MAX_RACK_SUM,
+                                    default=0)
             entry["okeys"] = form_int(f"okeys{seat}", _("The okeys of %(name)s", name=name), low=0, high=2,
                                       default=0)
         else:

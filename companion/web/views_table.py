@@ -320,9 +320,7 @@ def gosterme(table_id: str) -> Response:
             return redirect(url_for("table.show", table_id=table_id.upper()), 303)
         raise ValueError(_("Turn up the indicator first: gösterme is showing its twin."))
     seat = form_int("player", _("The player"), low=0, high=len(state.players) - 1)
-    if seat in state.left:  # O6 elimination: the hand could not be recorded with it (a page from before they left)
-        raise ValueError(_("Player %(n)s has left the match (O6) and cannot show the indicator's twin.", n=seat + 1))
-    record(table_id, {"type": "gosterme", "player": seat})
+    record(table_id, {"type": "gosterme", "player": seat})  # refused for a seat that left, or a second seat
     flash(_("Gösterme recorded for %(name)s: the opponents lose %(n)d when the hand is recorded.",
             name=state.players[seat], n=state.options.gosterme_points))  # recorded, so this game has gösterme
     if form_text("back") == "win":  # tapped on the win form: stay there

@@ -57,7 +57,8 @@ def hand_record(state: TableState) -> dict[str, Any]:
         "players": [],
     }
     for seat, name in enumerate(state.players):
-        entry: dict[str, Any] = {"laid": _cards(f"laid{seat}", f"{name} · {_('Laid on the table (melds and lay-offs, ฝาก)')}"),
+        laid_label = f"{name} · {_('Laid on the table (melds and lay-offs, ฝาก)')}"
+        entry: dict[str, Any] = {"laid": _cards(f"laid{seat}", laid_label),
                                  "hand": _cards(f"hand{seat}", f"{name} · {_('Left in hand')}")}
         if seat == knocker:
             entry["born"] = not hand["dark"]

@@ -84,8 +84,8 @@ def _record_hand(table: TableView, hand: dict[str, Any]) -> HandResult:
         if shown:  # should the declaration end the match, the gösterme shown before it counts (O6)
             shows = score_okey_hand({**record, "winner": None, "gosterme": shown}, table.options)
             shows = replace(shows, explain=tuple(line for line in shows.explain if line.key != "okey.stock_exhausted"))
-            closing = combine_okey_scores([shows, *deal.wrong_declarations])  # the last says how it ended
-            closing = replace(closing, explain=(*combine_okey_scores(deal.wrong_declarations).explain, *shows.explain))
+            closing = replace(combine_okey_scores([shows, *deal.wrong_declarations]),  # the last says how it ended
+                              explain=(*(line for w in deal.wrong_declarations for line in w.explain), *shows.explain))
         return HandResult(wrong, over=False, deal=deal, record=record, closing=closing,
                           refusal=f"is not a valid win: {score.reason}; record a valid win or the stock running out")
     return HandResult(combine_okey_scores([*table.deal.wrong_declarations, score]), record=record)
