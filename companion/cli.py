@@ -123,10 +123,50 @@ OPERATIONS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
 ``score``, ``options``, ``recognize``."""
 
 
+MAX_REQUEST_DEPTH = 16
+"""How deep a batch request may nest lists and objects; no op needs more than four levels."""
+MAX_REQUEST_TEXT = 10_000
+"""The longest string a batch request may hold (a Rummikub table of all 106 tiles is under 600 characters)."""
+MAX_REQUEST_ITEMS = 10_000
+"""How many values (strings, numbers, list items, fields) one batch request may hold in all."""
+
+
+def _oversized(request: Mapping[str, Any]) -> str | None:
+    """Why ``request`` is too deep or too big to answer, or None; walked without recursion, so a request nested
+    thousands of levels deep by a library caller is refused like any other and its values are never quoted."""
+    stack: list[tuple[Any, str, int]] = [(request, "request", 0)]
+    items = 0
+    while stack:
+        value, where, depth = stack.pop()
+        items += 1
+        if items > MAX_REQUEST_ITEMS:
+            return f"the request holds more than {MAX_REQUEST_ITEMS:,} values; no op needs that many"
+        if isinstance(value, str):
+            if len(value) > MAX_REQUEST_TEXT:
+                return (f"{where} is {len(value):,} characters long; a request's texts are at most "
+                        f"{MAX_REQUEST_TEXT:,} characters")
+            continue
+        if not isinstance(value, (Mapping, list, tuple)):
+            continue
+        if depth >= MAX_REQUEST_DEPTH:
+            return f"{where} is nested too deeply: at most {MAX_REQUEST_DEPTH} levels, and no op needs more than four"
+        if isinstance(value, Mapping):
+            for key, inner in value.items():
+                name = f"field {short_repr(key, 40)}" if depth == 0 else where
+                stack.append((key, name, depth + 1))
+                stack.append((inner, name, depth + 1))
+        else:
+            stack.extend((inner, where, depth + 1) for inner in value)
+    return None
+
+
 def answer(request: Any) -> dict[str, Any]:
     """Answer one batch request; bad requests get ``{"error": ...}``, never an exception."""
     if not isinstance(request, Mapping):
-        return {"error": f"a request must be a JSON object, not {request!r}"}
+        return {"error": f"a request must be a JSON object, not {short_repr(request)}"}
+    oversized = _oversized(request)
+    if oversized is not None:
+        return {"error": oversized}
     op = request.get("op")
     if not isinstance(op, str) or op not in OPERATIONS:  # a list or an object is no op either (and not hashable)
         return {"error": f"unknown op {short_repr(op)}; use one of: {', '.join(OPERATIONS)}"}

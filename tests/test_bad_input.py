@@ -95,7 +95,10 @@ def test_request_size_batch_and_cli_refuse_a_rack_of_thousands():
     reply = answer({"op": "opening", "indicator": "R4", "tiles": "R1 " * 50_000})
     assert "error" in reply and "tiles" in reply["error"]
     reply = answer({"op": "meld", "indicator": "R4", "tiles": " | ".join(["R1 R2 R3"] * 5000)})
-    assert "error" in reply and "melds" in reply["error"]
+    assert reply == {"error": "field 'tiles' is 54,997 characters long; a request's texts are at most 10,000 "
+                              "characters"}
+    reply = answer({"op": "meld", "indicator": "R4", "tiles": " | ".join(["R1 R2 R3"] * 60)})
+    assert "error" in reply and "60 melds given" in reply["error"]
 
 
 # -- events against their schema ------------------------------------------------------------------------

@@ -13,9 +13,8 @@ long strings, odd tile and card codes (lower case, full-width, other scripts' di
   reads then fail.
 
 Everything is seeded (``SEED``): a failure names the request, and the same run reproduces it.  The bugs found
-are reproduced one by one at the end of the file as strict xfail tests (they pass once the bug is fixed, and then
-the xfail mark must go); the fuzz tolerates exactly those failures (:func:`_known_batch_bug`) so that it guards
-everything else now.
+were reproduced one by one at the end of the file as strict xfail tests; all are fixed now (the forty-third and
+forty-fourth rounds), the tests stay as ``test_fixed_…``, and the fuzz tolerates no failure.
 """
 
 from __future__ import annotations
@@ -150,7 +149,7 @@ ODD_VALUES: list[Any] = [
     1.0, "", " ", "x", "null", "0", "-1", "٣", "１", "x" * 100_000, "R1 " * 20_000, [], [1], ["R4"], [None], {},
     {"a": 1}, _nested(40), "|", " | | ", "R4\n", "\u200b",
 ]
-"""Values put in place of a field.  (A request nested a thousand levels deep is its own xfail test below.)"""
+"""Values put in place of a field.  (A request nested a thousand levels deep has its own test below.)"""
 
 ODD_CODES = [
     "r4", "R04", "R١", "Ｒ４", "R 4", "RR4", "R0", "R14", "R-1", "F", "J", "JK", "*", "**", "10H", "TH", "th", "1H",
@@ -341,26 +340,6 @@ def _problem(reply: Any) -> str | None:
     return None
 
 
-def _known_batch_bug(request: Mapping[str, Any], problem: str) -> str | None:
-    """The bugs reproduced by the xfail tests at the end of this file, recognised narrowly; None for anything else."""
-    op = request.get("op")
-    if isinstance(op, (list, dict)) and "unhashable" in problem:
-        return "test_bug_batch_op_of_a_list_or_object_escapes_answer"
-    if "internal error" not in problem:
-        return None
-    scalar = (int, float, bool)
-    if "is not iterable" in problem and (isinstance(request.get("tiles"), scalar)
-                                         or isinstance(request.get("table"), scalar)):
-        return "test_bug_batch_tiles_or_table_given_as_a_number"
-    if "unhashable" in problem and isinstance(request.get("indicator"), (list, dict)):
-        return "test_bug_batch_indicator_given_as_a_list_or_object"
-    if "seed types" in problem and isinstance(request.get("seed"), (list, dict)):
-        return "test_bug_batch_deal_seed_given_as_a_list_or_object"
-    if op == "recognize" and "File name too long" in problem:
-        return "test_bug_batch_recognize_with_a_path_too_long"
-    return None
-
-
 def ask(request: Any) -> str | None:
     """Ask the batch interface; what went badly, or None."""
     try:
@@ -400,13 +379,13 @@ def test_batch_fuzz(game):
         base = rng.choice(BATCH_BASES[game])
         request = garble(base, rng) if number % 3 else nudge(base, rng)
         problem = ask(request)
-        if problem is not None and _known_batch_bug(request, problem) is None:
+        if problem is not None:
             failures.append(f"#{number}: {problem}\n    request: {_shown(request)}")
     assert not failures, f"{len(failures)} bad answers (seed {SEED}):\n" + "\n".join(failures[:10])
 
 
 def test_batch_goes_on_after_bad_lines():
-    """One answer per line, in order, whatever the line holds (the deep line and the list op are xfail tests)."""
+    """One answer per line, in order, whatever the line holds (the deep line and the list op have their own tests below)."""
     lines = ['{"op": "options", "game": "okey"}', "not json", "[1, 2]", "null", '"check"', "{", '{"op": 7}',
              '{"op": "check", "tiles": "R1", "indicator": NaN}',
              '{"op": "check", "game": "okey", "tiles": "' + "R1 " * 20_000 + '"}',
@@ -425,7 +404,7 @@ def test_batch_goes_on_after_bad_lines():
 PLAYERS = ["Ali", "Can", "Deniz", "Ece"]
 
 HANDS: dict[str, list[dict[str, Any]]] = {
-    # an Okey record that gives "players" is the xfail test test_bug_okey_hand_with_players_breaks_the_history_page
+    # an Okey record that gives "players": test_fixed_okey_hand_with_players_breaks_the_history_page
     "okey": [{"winner": None, "indicator": "R4"},
              {"winner": 0, "indicator": "R4", "tiles": WIN14, "discard": "K5"},
              {"winner": 2, "indicator": "R4", "tiles": WIN14, "discard": "K5", "gosterme": [1]},
@@ -632,7 +611,7 @@ def test_http_fuzz(game, tmp_path):
     assert not failures, f"{len(failures)} failures (seed {SEED}, options {options}):\n" + "\n".join(failures[:10])
 
 
-# -- the bugs found: each reproduced on its own (strict xfail: they pass once fixed) --------------------------
+# -- the bugs found: each reproduced on its own (were strict xfails; all fixed now) ------------------------------
 
 
 # Fixed in the forty-third round (was a strict xfail): batch op of a list or object escapes answer.
@@ -654,17 +633,17 @@ def test_fixed_batch_a_deeply_nested_line_ends_the_batch():
     assert len(answers) == 2 and "nested" in answers[0]["error"] and answers[1]["game"] == "okey"
 
 
-@pytest.mark.xfail(strict=True, reason="a request nested thousands of levels deep (a library caller of answer()): "
-                                       "the messages repr() the value, RecursionError → 'internal error'; the API "
-                                       "refuses such a body ('nested too deeply'), answer() does not")
+# Fixed in the forty-fourth round (was a strict xfail): a request nested thousands of levels deep by a library
+# caller of answer() was repr()'d in messages, RecursionError → 'internal error'; answer() now refuses it first.
 @pytest.mark.parametrize("request_", [
     {"op": "meld", "game": "rami40", "cards": _nested(5000)},
     {"op": "options", "game": "okey", "profile": _nested(5000)},
     {"op": "score", "game": "okey", "hand": _nested(5000)},
 ], ids=["meld-cards", "options-profile", "score-hand"])
-def test_bug_batch_a_deeply_nested_value_is_an_internal_error(request_):
+def test_fixed_batch_a_deeply_nested_value_is_refused_clearly(request_):
     error = answer(request_).get("error", "")
-    assert error and "internal error" not in error, error
+    assert error and "internal error" not in error and "nested too deeply" in error, error
+    assert len(error) < 300, error
 
 
 # Fixed in the forty-third round (was a strict xfail): batch tiles or table given as a number.
@@ -714,18 +693,18 @@ def test_fixed_batch_going_out_on_a_dense_hand_takes_seconds():
     assert "error" in reply or reply["possible"] is True
 
 
-@pytest.mark.xfail(strict=True, reason="error messages quote the whole bad value: a 100,000-character card, tile, "
-                                       "game or field value comes back as a 100 KB error line (the API cuts values "
-                                       "with schema.short_repr, the batch ops do not)")
+# Fixed in the forty-fourth round (was a strict xfail): a 100,000-character card, tile, game or field value came
+# back whole in a 100 KB error line; answer() now refuses texts over MAX_REQUEST_TEXT, naming the field.
 @pytest.mark.parametrize("request_", [
     {"op": "meld", "game": "rami40", "cards": "x" * 100_000},
     {"op": "check", "game": "okey", "indicator": "R4", "tiles": "R1" * 50_000},
     {"op": "options", "game": "x" * 100_000},
     {"op": "deal", "game": "okey", "players": "x" * 100_000},
 ], ids=["card", "tile", "game", "players"])
-def test_bug_batch_a_huge_value_is_quoted_whole(request_):
+def test_fixed_batch_a_huge_value_is_refused_without_quoting_it(request_):
     error = answer(request_)["error"]
     assert len(error) < 1000, f"{len(error)} characters"
+    assert "characters long" in error and "field '" in error, error
 
 
 # Fixed in the forty-third round (was a strict xfail): okey hand with players breaks the history page.
