@@ -365,8 +365,18 @@ def render_going_out(result: Mapping[str, Any]) -> str:
 def render_joker(result: Mapping[str, Any]) -> str:
     """Taking a laid meld's joker (M5, T4): allowed or not, and the meld as it stands after."""
     lines = [result["reason"]]
-    if result.get("meld_after"):
+    if result.get("allowed") and result.get("meld_after"):  # refused, the meld stays as it was
         lines.append(f"  the meld after: {result['meld_after']}")
+    return "\n".join(lines)
+
+
+def render_turn(result: Mapping[str, Any]) -> str:
+    """A Rummikub turn refereed (R3-R5): legal or not, why, and the rack tiles it laid."""
+    lines = [result["reason"]]
+    if result.get("laid") and not result["valid"]:
+        lines.append(f"  tiles it lays: {' '.join(result['laid'])} (worth {result['value']})")
+    elif result.get("laid"):
+        lines.append(f"  worth {result['value']}")
     return "\n".join(lines)
 
 
@@ -381,6 +391,7 @@ RENDERERS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "going_out": render_going_out,
     "joker": render_joker,
     "solve": render_solve,
+    "turn": render_turn,
 }
 """How an operation's answer reads for people (a game operation without one: :func:`render_any`)."""
 
@@ -434,6 +445,8 @@ def op_help(op: str) -> str:
     answering = [spec for spec in games() if op in spec.ops]
     doc = (answering[0].ops[op].__doc__ or "").strip().split("\n\n")[0].replace("\n", " ") if answering else ""
     doc = re.sub(r"^(?:The )?[Bb]atch/CLI ``\w+``(?: operation)?(?: \([^)]*\))?:?\s*", "", re.sub(r"\s+", " ", doc))
+    if len({spec.ops[op].__doc__ for spec in answering}) > 1:  # the games' requests differ: their fields are in the README
+        doc = re.sub(r"\s*\(\{[^)]*\}\)", "", doc)
     text = re.sub(r"``([^`]+)``", r"'\1'", doc) or f"the {op} operation"
     return (", ".join(spec.title for spec in answering) + ": " + text).replace("%", "%%")
 

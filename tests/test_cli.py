@@ -181,7 +181,8 @@ def test_every_game_operation_has_a_plain_help_line() -> None:
     from companion.cli import build_parser, op_help
 
     shown = " ".join(build_parser().format_help().split())
-    for op, games in (("going_out", "Rami 40, Rami 51, Turkish Rummy:"), ("joker", "Rami 40, Rami 51, Turkish Rummy:"),
+    for op, games in (("going_out", "Rami 40, Rami 51, Turkish Rummy:"),
+                      ("joker", "Rami 40, Rami 51, Rummikub, Turkish Rummy:"), ("turn", "Rummikub:"),
                       ("solve", "Rummikub:"), ("pickup", "Thai Rummy:")):
         line = op_help(op)
         assert line.startswith(games), (op, line)
@@ -201,8 +202,10 @@ def test_M6_T6_going_out_reads_as_text(capsys):
 def test_M5_joker_reads_as_text(capsys):
     status, out, _ = run_cli(capsys, "joker", "--game", "rami40", "meld=7H * 9H", "cards=8C")
     assert status == 0
-    assert out.splitlines() == ["the joker in 7H * 9H stands for 8H; put exactly that card in its place (M5)",
-                                "  the meld after: 7H * 9H"]
+    assert out.splitlines() == ["the joker in 7H * 9H stands for 8H; put exactly that card in its place (M5)"], \
+        "refused: the meld stays as it was, so no 'meld after' line"
+    status, out, _ = run_cli(capsys, "joker", "--game", "rami40", "meld=7H * 9H", "cards=8H")
+    assert status == 0 and out.splitlines()[-1] == "  the meld after: 7H 8H 9H"
 
 
 def test_tiles_and_fields_may_stand_after_an_option(capsys):

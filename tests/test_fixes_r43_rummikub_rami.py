@@ -117,12 +117,18 @@ def test_R3_a_table_meld_rewritten_in_another_order_is_the_same_meld():
 # --- R1: the command line asks Rummikub for no indicator -----------------------------------------------------------
 
 
-@pytest.mark.parametrize("command", ["meld", "opening", "check"])
+@pytest.mark.parametrize("command", ["opening", "check"])
 def test_R1_rummikub_commands_say_the_operation_is_not_offered_never_ask_for_an_indicator(capsys, command):
     assert main([command, "--game", "rummikub", "R4", "J", "R6"]) == 2
     err = capsys.readouterr().err
-    assert f"Rummikub has no {command!r} operation; it answers: options, score, solve" in err
+    assert f"Rummikub has no {command!r} operation; it answers: joker, meld, options, score, solve, turn" in err
     assert "indicator" not in err
+
+
+def test_R2_rummikub_meld_is_answered_without_an_indicator(capsys):
+    # Forty-fourth round: Rummikub answers ``meld`` (R2, several melds: an initial meld, R3), with no indicator.
+    assert main(["meld", "--game", "rummikub", "R4", "J", "R6"]) == 0
+    assert capsys.readouterr().out.strip() == "valid meld worth 15 (legal run worth 15)"
 
 
 def test_O3_okey_games_still_ask_for_the_indicator_once_the_operation_is_offered(capsys):

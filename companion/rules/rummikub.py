@@ -40,6 +40,7 @@ from companion.rules.rummikub_laydown import (
     rummikub_tiles,
     tile_points,
 )
+from companion.rules.schema import short_repr
 from companion.rules.tiles import Tile, TileLike, TilesLike, check_tile_counts, format_tiles
 
 __all__ = [
@@ -60,6 +61,11 @@ __all__ = [
     "score_hand",
     "solve",
     "standings",
+    "JokerTake",
+    "joker",
+    "meld",
+    "take_joker",
+    "turn",
 ]
 
 InitialMeld = Literal[30, 50]
@@ -239,12 +245,14 @@ class TurnCheck:
         return {"valid": self.valid, "laid": [t.code for t in self.laid], "value": self.value, "reason": self.reason}
 
 
-def check_turn(before: Any, after: Any, *, opened: bool, options: RummikubOptions | None = None) -> TurnCheck:
+def check_turn(before: Any, after: Any, *, opened: bool, options: RummikubOptions | None = None,
+               rack: Any = None) -> TurnCheck:
     """Referee a whole turn: the table ``before`` and ``after`` (melds separated by ``|``).
 
     Every meld after is valid (R4); no tile left the table — a joker taken back (R5) is laid
-    again; the tiles added came from the rack; before the player has ``opened``, the new melds are
-    rack tiles alone worth at least the minimum and the table is otherwise untouched (R3).
+    again; the tiles added came from the rack (checked against ``rack``, the player's tiles before the turn,
+    when it is given); before the player has ``opened``, the new melds are rack tiles alone worth at least
+    the minimum and the table is otherwise untouched (R3).
 
     >>> check_turn("R4 J R6", "R4 R5 R6 | K9 K10 J", opened=True).reason
     'legal turn: lays R5 K9 K10 (R4)'
@@ -273,6 +281,14 @@ def check_turn(before: Any, after: Any, *, opened: bool, options: RummikubOption
     value = sum(tile_points(t, options.joker_points) for t in laid)
     if not laid:
         return TurnCheck(False, (), 0, "nothing laid: a player who cannot lay down draws a tile (R4)")
+    if rack is not None:
+        held = rummikub_tiles(rack, "rack")
+        _check_copies([*old_tiles.elements(), *held], "table before the turn and rack")
+        foreign: Counter[Tile] = Counter(laid) - Counter(held)
+        if foreign:
+            strange: list[Tile] = sorted(foreign.elements(), key=lambda t: t.index)
+            return TurnCheck(False, laid, value, f"illegal turn: {format_tiles(strange)} came onto the table but not "
+                                                 "from the rack; only the player's own tiles are laid (R4)")
     if not opened:
         keys = [_meld_key(meld, verdict) for meld, verdict in zip(new, verdicts)]
         before_keys = Counter(_meld_key(meld, check_meld(meld, options)) for meld in old)
@@ -324,6 +340,131 @@ def _rack_melds_worth(melds: Sequence[tuple[tuple[Tile, ...], int]], rack: Count
 
     search(0, rack, 0)
     return best
+
+
+# --- the turn referee and joker retrieval as JSON (R3-R5) ----------------------------------------
+
+_COMMON_FIELDS = ("op", "game", "options", "profile")
+
+
+def _known_fields(request: Mapping[str, Any], known: Sequence[str], op: str) -> None:
+    for name in request:
+        if name not in known and name not in _COMMON_FIELDS:
+            raise InvalidHandRecordError(f"unknown field {short_repr(name)} in a {op} request; use "
+                                         f"{', '.join(known)}")
+
+
+def _flag(request: Mapping[str, Any], name: str, default: bool, meaning: str) -> bool:
+    value = request.get(name, default)
+    if not isinstance(value, bool):
+        raise InvalidHandRecordError(f"invalid {name} {short_repr(value)}: use true ({meaning}) or false")
+    return value
+
+
+def meld(request: Mapping[str, Any], options: RummikubOptions | None = None) -> dict[str, Any]:
+    """The batch/CLI ``meld`` operation (R2, R3): referee melds as laid on the table, one or several separated by
+    ``|`` (several: an initial meld, each judged and their worth against the minimum).
+
+    >>> meld({"tiles": "R4 J R6"})["reason"]
+    'legal run worth 15'
+    >>> meld({"tiles": "R10 R11 R12 | K1 K2 K3"})["reason"]
+    'opens: 33 + 6 = 39 ≥ 30 (R3)'
+    """
+    _known_fields(request, ("tiles", "cards"), "meld")  # the command line sends its text as both (the card games')
+    tiles: Any = request.get("tiles")
+    if tiles in (None, ""):
+        tiles = request.get("cards")
+    elif request.get("cards") not in (None, "", tiles):
+        raise InvalidHandRecordError("give the meld once, as 'tiles' (a 'cards' field differs from it)")
+    if tiles in (None, ""):
+        raise InvalidHandRecordError("missing field 'tiles': the meld as it lies, e.g. \"R4 J R6\", or several "
+                                     "separated by '|'")
+    if not (isinstance(tiles, str) and "|" in tiles):
+        return check_meld(tiles, options).to_dict()
+    initial = check_initial_meld(tiles, options)
+    verdicts = [verdict.to_dict() for verdict in initial.verdicts]
+    total = sum(verdict.value for verdict in initial.verdicts)
+    return {"valid": all(verdict.valid for verdict in initial.verdicts), "value": total, "total": total,
+            "opens": initial.opens, "minimum": initial.minimum, "reason": initial.reason, "verdicts": verdicts}
+
+
+def turn(request: Mapping[str, Any], options: RummikubOptions | None = None) -> dict[str, Any]:
+    """The batch/CLI ``turn`` operation (R3-R5): was this turn legal — the table ``before`` and ``after`` it
+    (melds separated by ``|``), whether the player had ``opened`` (made the initial meld) before it, and
+    optionally their ``rack`` before it.
+
+    >>> turn({"before": "R4 J R6", "after": "R4 R5 R6 | K9 K10 J"})["reason"]
+    'legal turn: lays R5 K9 K10 (R4)'
+    """
+    _known_fields(request, ("before", "after", "opened", "rack"), "turn")
+    if request.get("after") in (None, ""):
+        raise InvalidHandRecordError("missing field 'after': the table as it lies after the turn, melds "
+                                     "separated by '|'")
+    opened = _flag(request, "opened", True, "the player made the initial meld before this turn")
+    rack = request.get("rack")
+    checked = check_turn(request.get("before") or "", request["after"], opened=opened, options=options,
+                         rack=None if rack in (None, "") else rack)
+    return checked.to_dict()
+
+
+@dataclass(frozen=True)
+class JokerTake:
+    """Whether ``tile`` may take a laid meld's joker (R5): the meld afterwards and why."""
+
+    allowed: bool
+    meld_after: tuple[Tile, ...]
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"allowed": self.allowed, "freed": 1 if self.allowed else 0,
+                "meld_after": format_tiles(self.meld_after), "reason": self.reason}
+
+
+def take_joker(meld: TilesLike, tile: Any, *, opened: bool = True,
+               options: RummikubOptions | None = None) -> JokerTake:
+    """R5 at the table: may ``tile`` (from the rack) take the joker of the laid ``meld``?  Only the exact tile
+    the joker stands for takes it, and the joker must be laid again in the same turn.  Before the initial meld
+    the table is not touched (R3), unless the option ``table_after_initial_meld`` lets the rest of the move
+    that lays it use the table.
+
+    >>> take_joker("R4 J R6", "R5").reason
+    'R5 takes the joker of [R4, J, R6]: lay the joker again in this turn (R5)'
+    >>> take_joker("R4 J R6", "R7").reason
+    'R7 cannot take the joker of [R4, J, R6]: it stands for R5 (R5)'
+    """
+    options = _options(options)
+    laid = rummikub_tiles(meld, "meld")
+    given = rummikub_tiles(tile, "tile")
+    if len(given) != 1 or given[0].is_joker:
+        shown = format_tiles(given) or "nothing"
+        raise InvalidHandRecordError(f"a joker is taken by laying the one exact tile it stands for: give one "
+                                     f"numbered tile, not {shown} (R5)")
+    _check_copies([*laid, *given], "meld and tile")
+    if not opened and not options.table_after_initial_meld:
+        return JokerTake(False, laid, "a joker on the table is taken only after the initial meld: until then "
+                                      "the table stays as it is (R3)")
+    try:
+        after = retrieve_joker(laid, given[0], options)
+    except IllegalMeldError as error:
+        return JokerTake(False, laid, str(error))
+    when = "" if opened else " after laying the initial meld from the rack"
+    return JokerTake(True, after.tiles, f"{given[0].code} takes the joker of {meld_notation(laid)}{when}: lay the "
+                                        "joker again in this turn (R5)")
+
+
+def joker(request: Mapping[str, Any], options: RummikubOptions | None = None) -> dict[str, Any]:
+    """The batch/CLI ``joker`` operation (R5): may ``tile`` take the joker of the laid ``meld`` ({"meld": "R4 J R6",
+    "tile": "R5", "opened": true})?
+
+    >>> joker({"meld": "R7 B7 J", "tile": "K7"})["meld_after"]
+    'R7 B7 K7'
+    """
+    _known_fields(request, ("meld", "tile", "opened"), "joker")
+    for name, what in (("meld", "the laid meld holding the joker"), ("tile", "the rack tile laid in its place")):
+        if request.get(name) in (None, ""):
+            raise InvalidHandRecordError(f"missing field {name!r}: {what}")
+    opened = _flag(request, "opened", True, "the player made the initial meld")
+    return take_joker(request["meld"], request["tile"], opened=opened, options=options).to_dict()
 
 
 # --- the lay-down assistant as JSON (R4) ----------------------------------------------------------

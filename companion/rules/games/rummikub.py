@@ -1,4 +1,5 @@
-"""Rummikub (RULES.md §R, seed 002): its registry entry and the ``solve`` operation (the lay-down assistant).
+"""Rummikub (RULES.md §R, seed 002): its registry entry and its operations: ``solve`` (the lay-down assistant,
+R4), ``meld`` (melds as laid, R2-R3), ``turn`` (was a turn legal, R3-R5) and ``joker`` (may a tile take a laid joker, R5).
 
 The engine is :mod:`companion.rules.rummikub` (R1-R6) and :mod:`companion.rules.rummikub_laydown` (R4).
 No dice ritual: Rummikub players simply take 14 tiles each (R1).
@@ -7,7 +8,17 @@ No dice ritual: Rummikub players simply take 14 tiles each (R1).
 from __future__ import annotations
 
 from companion.rules.registry import GameSpec, Templates, register
-from companion.rules.rummikub import PROFILES, RummikubOptions, admit_hand, score_hand, solve, standings
+from companion.rules.rummikub import (
+    PROFILES,
+    RummikubOptions,
+    admit_hand,
+    joker,
+    meld,
+    score_hand,
+    solve,
+    standings,
+    turn,
+)
 from companion.rules.schema import Field, Schema
 
 __all__ = ["SPEC", "RUMMIKUB_HAND_SCHEMA"]
@@ -33,6 +44,6 @@ SPEC = register(GameSpec(
     templates=Templates(hand="rummikub_hand.html", form="rummikub.hand", actions="games/rummikub_actions.html",
                         tools="games/rummikub_tools.html"),
     hand_fields=RUMMIKUB_HAND_SCHEMA,
-    ops={"solve": solve},
+    ops={"solve": solve, "meld": meld, "turn": turn, "joker": joker},
     admit_hand=admit_hand,
 ))
