@@ -165,7 +165,8 @@ def test_O2_5_two_three_and_four_players_follow_the_same_walk(players: int) -> N
 def test_O3_the_stock_left_after_the_deal(game: str, players: int, options: dict, stock: int) -> None:
     # O3: 106 tiles less those dealt (14 each + 1 for the starter in Okey; 21 + 1 in 101 and O7) less the face-up
     # indicator, unless indicator_drawable_last makes it the stock's last tile (rules.md: 48 and 20 with four).
-    reply = answer({"op": "deal", "game": game, "players": players, "dealer": 0, "dice": [3, 4], "options": options})
+    dice = {} if options.get("quick_deal") else {"dice": [3, 4]}  # a quick deal rolls none (dice sent: refused)
+    reply = answer({"op": "deal", "game": game, "players": players, "dealer": 0, **dice, "options": options})
     assert reply["stock"] == stock
     assert sum(reply["tiles_per_seat"]) + stock + (0 if options.get("indicator_drawable_last") else 1) == 106
 

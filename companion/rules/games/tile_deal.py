@@ -22,8 +22,15 @@ from companion.rules.tiles import okey_for, tile_like
 __all__ = ["DEAL_EVENTS", "DEAL_OPS", "hand_with_indicator", "op_deal"]
 
 
+QUICK_DEAL_DICE = ("no dice are rolled with the quick deal (option quick_deal, O2.6): everybody takes their tiles "
+                   "and one tile is turned up; leave the dice out, or turn quick_deal off")
+
+
 def _prepare_deal(table: TableView, event: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """``{"type": "deal", "roll": true}``: the server rolls now, so the recorded event replays the same."""
+    """``{"type": "deal", "roll": true}``: the server rolls now, so the recorded event replays the same.  Dice sent
+    for a quick deal are refused, never silently dropped (a log that holds some still replays: they are ignored)."""
+    if getattr(table.options, "quick_deal", False) and event.get("dice") is not None:
+        raise InvalidEventError(QUICK_DEAL_DICE)
     if event.pop("roll", False) and "dice" not in event:
         seats = _seats(table)
         plan = roll_deal(players=len(seats), dealer=seats.index(table.dealer), rng=rng, game=table.game,
@@ -45,7 +52,7 @@ def _on_deal(table: TableView, event: Mapping[str, Any]) -> Deal:
     if table.deal.started:
         raise InvalidEventError("this hand's deal is already recorded: undo it to change the dice")
     quick = getattr(table.options, "quick_deal", False)
-    dice = event.get("dice") if quick else event_field(event, "dice")
+    dice = None if quick else event_field(event, "dice")  # a quick deal's dice (refused since) are not used
     if dice is None:
         first = second = None
     elif isinstance(dice, list) and len(dice) == 2:
@@ -117,6 +124,8 @@ def op_deal(request: Mapping[str, Any], options: Any) -> dict[str, Any]:
         raise InvalidDealError(f"invalid players {players}: {spec.title} is played by {counts} players")
     dealer = _int_field(request, "dealer", 0)
     dice = request.get("dice")
+    if dice is not None and getattr(options, "quick_deal", False):
+        raise InvalidDealError(QUICK_DEAL_DICE)
     if dice is None:
         seed = request.get("seed")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
