@@ -10,15 +10,23 @@
   try { applyTheme(localStorage.getItem("theme")); } catch (e) { /* private mode: system theme */ }
 
   var TOKEN = /[\s,|]+/;
+  var BREAK = "|";
   function parse(text) {
     return text.split(TOKEN).filter(Boolean).map(function (t) { return t.toUpperCase(); });
   }
+  // A melds picker (data-picker-melds: a Rummikub table) keeps "|" between melds as a token of its own.
+  function parseMelds(text) {
+    return text.replace(/\|/g, " | ").split(/[\s,]+/).filter(Boolean).map(function (t) { return t.toUpperCase(); });
+  }
+  function tokens(picker) {
+    var text = picker.querySelector("[data-picker-text]").value;
+    return picker.hasAttribute("data-picker-melds") ? parseMelds(text) : parse(text);
+  }
 
   function syncPicker(picker) {
-    var field = picker.querySelector("[data-picker-text]");
-    var codes = parse(field.value);
+    var codes = tokens(picker);
     var counts = {};
-    codes.forEach(function (c) { counts[c] = (counts[c] || 0) + 1; });
+    codes.forEach(function (c) { if (c !== BREAK) counts[c] = (counts[c] || 0) + 1; });
     picker.querySelectorAll("[data-tile]").forEach(function (b) {
       var n = counts[b.dataset.tile] || 0;
       b.dataset.count = String(n);
@@ -31,7 +39,7 @@
       codes.forEach(function (c, i) {
         var b = document.createElement("button");
         b.type = "button";
-        b.className = "tile " + c.charAt(0);
+        b.className = c === BREAK ? "tile meld-break" : "tile " + c.charAt(0);
         b.textContent = c.length === 1 ? c : c.slice(1);
         b.title = c;
         b.setAttribute("aria-label", chosen.dataset.removeLabel + " " + c);
@@ -40,7 +48,7 @@
       });
     }
     var counter = picker.querySelector("[data-picker-count]");
-    if (counter) counter.textContent = String(codes.length);
+    if (counter) counter.textContent = String(codes.filter(function (c) { return c !== BREAK; }).length);
   }
 
   function setCodes(picker, codes) {
@@ -61,8 +69,11 @@
     }
     var picker = ev.target.closest("[data-picker]");
     if (!picker) return;
-    var field = picker.querySelector("[data-picker-text]");
-    var codes = parse(field.value);
+    var codes = tokens(picker);
+    if (ev.target.closest("[data-picker-break]")) {  // a new meld starts after the last tile (never two breaks)
+      if (codes.length && codes[codes.length - 1] !== BREAK) { codes.push(BREAK); setCodes(picker, codes); }
+      return;
+    }
     var add = ev.target.closest("[data-tile]");
     if (add) {
       var code = add.dataset.tile;

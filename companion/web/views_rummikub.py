@@ -1,8 +1,8 @@
-"""Rummikub (RULES.md §R): the end of a hand (R6) and the lay-down assistant (R4).
+"""Rummikub (RULES.md §R): the end of a hand (R6), the lay-down assistant (R4) and the turn referee (R3-R5).
 
 The hand form previews with htmx (``…/check`` answers the verdict fragment) and records with a plain
-POST; ``?amend=N`` opens it filled in from recorded hand N.  The lay-down assistant records nothing:
-anybody at the table may ask it (viewers too), and it works without JavaScript.
+POST; ``?amend=N`` opens it filled in from recorded hand N.  The lay-down assistant and the turn referee
+record nothing: anybody at the table may ask them (viewers too), and they work without JavaScript.
 
 The shared turn timer (R4, option ``turn_seconds``): the player whose turn it is taps their name on any
 phone; the server keeps who started when (in memory: a timer is not a score, and a restart simply stops
@@ -29,6 +29,7 @@ from companion.web.views_text import engine_text
 
 GAME = find_game("rummikub")
 LAYDOWN = "rummikub_laydown.html"
+TURN = "rummikub_turn.html"
 
 bp = html_blueprint("rummikub", __name__, url_prefix="/t")
 
@@ -83,6 +84,50 @@ def laydown(table_id: str) -> Response:
     except ValueError as error:
         return render(LAYDOWN, status=422, state=state, table_id=state.id, form=form, error=engine_text(str(error)))
     return render(LAYDOWN, state=state, table_id=state.id, form=form, result=result, goal=goal, grouped=grouped)
+
+
+# -- the turn referee (R3-R5) ----------------------------------------------------------------------
+
+
+TURN_FIELDS = {"turn": ("table_before", "table_after", "rack", "opened"), "joker": ("meld", "tile", "joker_opened")}
+"""The fields of the page's two forms; each form carries the other's as hidden fields, so that asking one
+question keeps what was typed for the other.  (Not "after": a picker with photos sends its own field of that name.)"""
+
+
+def _turn_question(form: Mapping[str, str]) -> dict[str, Any]:
+    question: dict[str, Any] = {"before": form["table_before"], "after": form["table_after"],
+                                "opened": bool(form["opened"])}
+    if form["rack"]:
+        question["rack"] = form["rack"]
+    return question
+
+
+def _joker_question(form: Mapping[str, str]) -> dict[str, Any]:
+    return {"meld": form["meld"], "tile": form["tile"], "opened": bool(form["joker_opened"])}
+
+
+@bp.route("/<table_id>/turn", methods=["GET", "POST"])
+def turn_referee(table_id: str) -> Response:
+    """Two questions the engine answers: was a whole turn legal (the table before and after it, R3-R5), and may
+    a tile take a joker lying on the table (R5); the verdict says why in the reader's language."""
+    state = table_playing(table_id, GAME)
+    form = {name: form_text(name) for fields in TURN_FIELDS.values() for name in fields}
+    if request.method == "GET":
+        form.update(opened="1", joker_opened="1")
+        return render(TURN, state=state, table_id=state.id, form=form, fields=TURN_FIELDS)
+    asked = form_text("check")
+    if asked not in TURN_FIELDS:
+        asked = "turn"
+    question = _turn_question(form) if asked == "turn" else _joker_question(form)
+    try:
+        result = GAME.ops[asked](question, state.options)
+    except ValueError as error:
+        return render(TURN, status=422, state=state, table_id=state.id, form=form, fields=TURN_FIELDS, asked=asked,
+                      error=engine_text(str(error)))
+    shown = {**result, "reason": engine_text(result["reason"])}
+    if asked == "joker":  # the rack tile, outlined in the meld afterwards, as the engine reads it ("o5" is Y5)
+        shown["placed"] = format_tiles(rummikub_tiles(form["tile"], "tile"))
+    return render(TURN, state=state, table_id=state.id, form=form, fields=TURN_FIELDS, asked=asked, result=shown)
 
 
 # -- the shared turn timer (R4) --------------------------------------------------------------------

@@ -563,6 +563,17 @@ WHY_ILLEGAL: dict[str, LazyString] = {
     "the 14 tiles do not split into melds or seven pairs": _l("the 14 tiles do not split into melds or seven pairs"),
     "two okeys are no pair here (okey_pair_of_okeys is off, H4)":
         _l("two okeys are no pair at this table (the rule “two okeys are a pair” is off, H4)"),
+    # Rummikub (R2)
+    "a meld has at least 3 tiles, R2": _l("a meld has at least 3 tiles, R2"),
+    "a colour repeats; a set needs distinct colours, R2": _l("a colour repeats; a set needs distinct colours, R2"),
+    "a set has at most 4 tiles, one per colour, R2": _l("a set has at most 4 tiles, one per colour, R2"),
+    "1 after 13 is not allowed here (wrap_13_1 is off, R2)":
+        _l("1 after 13 is not allowed here (runs 12-13-1 are off, R2)"),
+    "1 may be low or follow 13, never both, R2": _l("1 may be low or follow 13, never both, R2"),
+    "13-1-2 never wraps, R2": _l("13-1-2 never wraps, R2"),
+    "the numbers must follow each other in laid order, R2": _l("the numbers must follow each other in laid order, R2"),
+    "a set is one number in distinct colours, a run consecutive numbers in one colour, R2":
+        _l("a set is one number in distinct colours, a run consecutive numbers in one colour, R2"),
     # the card rummies (M3/M4, T2)
     "a meld needs at least one real card besides jokers": _l("a meld needs at least one real card besides jokers"),
     "neither a set (one rank, distinct suits) nor a run (one suit, consecutive)":
@@ -639,6 +650,8 @@ _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
     (re.compile(r"^invalid Rummikub tile '(?P<code>[^']*)'"),
      _l("“%(code)s” is not a tile: write a colour letter R, Y (or O), B or K and a number 1-13, or J for a joker "
         "(e.g. R7, K13, J).")),
+    (re.compile(r"^invalid tile 'F' in .*: F is Okey's false okey"),
+     _l("“F” is Okey's false okey: a Rummikub set has jokers instead, written J (R1).")),
     (re.compile(r"^invalid tile '(?P<code>[^']*)'"),
      _l("“%(code)s” is not a tile: write a colour letter R, Y, B or K and a number 1-13, or F for a false okey "
         "(e.g. R7, K13, F).")),
@@ -752,6 +765,65 @@ _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
      _l("The first up-card must be among the laid cards of the player who melded it (D6).")),
     (re.compile(r"^invalid first_card "), _l("Enter one card as the first up-card, e.g. 7H.")),
     (re.compile(r"^not an image"), _l("That file is not a photo: choose a JPEG or PNG photo of the tiles.")),
+    # the Rummikub turn referee (R3-R5)
+    (re.compile(r"^legal turn: lays (?P<tiles>.+) \(R4\)$"),
+     _l("Every meld on the table is valid, no tile left it, and the player laid %(tiles)s (R4).")),
+    (re.compile(r"^nothing laid: a player who cannot lay down draws a tile \(R4\)"),
+     _l("Nothing was laid: a player who cannot lay down draws a tile instead (R4).")),
+    (re.compile(r"^illegal turn: meld (?P<n>\d+) illegal (?P<kind>meld|set|run): (?P<tiles>\[[^\]]*\]) \((?P<why>.*)\) "
+                r"\(R4\)$"),
+     _l("Meld %(n)s of the table after the turn is an illegal %(kind)s: %(tiles)s (%(why)s). Every meld must be "
+        "valid when the turn ends (R4).")),
+    (re.compile(r"^illegal turn: (?P<tiles>.+?) left the table; a joker taken back is laid again in the same turn"),
+     _l("%(tiles)s left the table: a joker taken from the table must be laid again in the same turn (R5).")),
+    (re.compile(r"^illegal turn: (?P<tiles>.+?) left the table; table tiles stay on it"),
+     _l("%(tiles)s left the table: tiles on the table may move between melds but never go back to a rack (R4).")),
+    (re.compile(r"^illegal turn: the new melds of rack tiles are worth (?P<worth>\d+), the initial meld needs "
+                r"(?P<needed>\d+)"),
+     _l("The initial meld is too small: the new melds from the rack are worth %(worth)s, and it needs at least "
+        "%(needed)s (R3).")),
+    (re.compile(r"^illegal turn: the initial meld is laid from the rack alone; the table stays as it is"),
+     _l("The table was changed before the initial meld: the initial meld is laid from the rack alone, and the melds "
+        "already on the table stay as they are (R3).")),
+    (re.compile(r"^illegal turn: (?P<tiles>.+?) came onto the table but not from the rack"),
+     _l("%(tiles)s came onto the table but not from the player's rack: a player lays only their own tiles (R4).")),
+    (re.compile(r"^(?P<tile>\w+) takes the joker of (?P<meld>\[[^\]]*\]): lay the joker again in this turn"),
+     _l("%(tile)s takes the joker of %(meld)s: the joker must be laid again in this same turn (R5).")),
+    (re.compile(r"^(?P<tile>\w+) takes the joker of (?P<meld>\[[^\]]*\]) after laying the initial meld from the rack"),
+     _l("%(tile)s takes the joker of %(meld)s once the initial meld is laid from the rack: the joker must be laid "
+        "again in this same turn (R5).")),
+    (re.compile(r"^(?P<tile>\w+) cannot take the joker of (?P<meld>\[[^\]]*\]): it stands for (?P<face>\w+) \(R5\)$"),
+     _l("%(tile)s cannot take the joker of %(meld)s: the joker stands for %(face)s, and only that tile takes it "
+        "(R5).")),
+    (re.compile(r"^(?P<tile>\w+) cannot take the joker of (?P<meld>\[[^\]]*\]): it stands for (?P<face>\w+) or "
+                r"(?P<other>\w+) \(R5\)$"),
+     _l("%(tile)s cannot take the joker of %(meld)s: the joker stands for %(face)s or %(other)s, and only such a tile "
+        "takes it (R5).")),
+    (re.compile(r"^(?P<tile>\w+) cannot take the joker of (?P<meld>\[[^\]]*\]): it stands for (?P<face>\w+) or "
+                r"(?P<other>\w+) or (?P<third>\w+) \(R5\)$"),
+     _l("%(tile)s cannot take the joker of %(meld)s: the joker stands for %(face)s, %(other)s or %(third)s, and only "
+        "such a tile takes it (R5).")),
+    (re.compile(r"^(?P<meld>\[[^\]]*\]) holds no joker \(R5\)"),
+     _l("%(meld)s holds no joker: there is nothing to take (R5).")),
+    (re.compile(r"^cannot take a joker from \[[^\]]*\]: illegal (?P<kind>meld|set|run): (?P<tiles>\[[^\]]*\]) "
+                r"\((?P<why>.*)\)$"),
+     _l("No joker can be taken from %(tiles)s: it is an illegal %(kind)s (%(why)s). Type the meld as it lies on the "
+        "table.")),
+    (re.compile(r"^a joker on the table is taken only after the initial meld"),
+     _l("A joker on the table can be taken only after the initial meld: until then the table stays as it is (R3).")),
+    (re.compile(r"^missing field 'tile': the rack tile laid in its place|^a joker is taken .*, not nothing \(R5\)"),
+     _l("Enter the tile from the rack that takes the joker's place.")),
+    (re.compile(r"^a joker is taken by laying the one exact tile it stands for: give one numbered tile, not "
+                r"(?P<tiles>.+) \(R5\)"),
+     _l("Enter one numbered tile, not %(tiles)s: a joker is taken only by the one exact tile it stands for (R5).")),
+    (re.compile(r"^missing field 'meld': the laid meld holding the joker"),
+     _l("Enter the meld on the table that holds the joker.")),
+    (re.compile(r"^missing field 'after': the table as it lies after the turn"),
+     _l("Enter the table after the turn: its melds with “|” between them.")),
+    (re.compile(r"^impossible [^:]*: (?P<count>\d+) × (?P<tile>\w+), a Rummikub set has only (?P<limit>\d+)"),
+     _l("Impossible: %(count)s × %(tile)s entered, but a Rummikub set has only %(limit)s of that tile (R1).")),
+    (re.compile(r"^impossible meld: (?P<n>\d+) tiles given, a meld has at most (?P<limit>\d+) \(a run 1-13, R2\)"),
+     _l("%(n)s tiles cannot be one meld: a meld has at most %(limit)s (a run 1-13, R2). Put “|” between the melds.")),
 )
 
 PHOTO_WORDS: dict[str, LazyString] = {
