@@ -23,7 +23,15 @@ from companion.rules.registry import GameSpec
 from companion.tables import TableState
 from companion.web.api import get_store
 from companion.web.views_base import render
-from companion.web.views_hands import after_recording, amending, hand_event, only_for, sent_again, verdict_fragment
+from companion.web.views_hands import (
+    after_recording,
+    amending,
+    hand_event,
+    only_for,
+    refusal,
+    sent_again,
+    verdict_fragment,
+)
 from companion.web.views_table import record, require_editor
 from companion.web.views_text import engine_text
 
@@ -52,7 +60,7 @@ def hand_form_routes(bp: Blueprint, game: GameSpec, path: str, *, read: HandRead
 
     def verdict(state: TableState) -> dict[str, Any]:
         hand = read(state)
-        return {"hand": hand, "score": game.score_hand(hand, state.options)}
+        return {"hand": hand, "score": game.score_hand(hand, state.options), "refused": refusal(state, hand)}
 
     @bp.get(f"/<table_id>/{path}")
     def hand(table_id: str) -> Response:

@@ -24,7 +24,7 @@ from companion.rules.cards import format_cards, parse_cards
 from companion.tables import TableState
 from companion.web.api import get_store
 from companion.web.views_base import form_int, form_text, html_blueprint, render
-from companion.web.views_hands import after_recording, amending, hand_event, sent_again, verdict_fragment
+from companion.web.views_hands import after_recording, amending, hand_event, refusal, sent_again, verdict_fragment
 from companion.web.views_table import record, require_editor
 from companion.web.views_text import engine_text, game_label
 
@@ -117,7 +117,7 @@ HAND_FORMS: dict[str, tuple[Callable[[TableState], dict[str, Any]], Callable[[Ma
 
 def _verdict(state: TableState) -> dict[str, Any]:
     hand = HAND_FORMS[state.spec.templates.hand][0](state)
-    return {"hand": hand, "score": state.spec.score_hand(hand, state.options)}
+    return {"hand": hand, "score": state.spec.score_hand(hand, state.options), "refused": refusal(state, hand)}
 
 
 def _page(state: TableState, **context: Any) -> dict[str, Any]:

@@ -135,6 +135,21 @@ def _okey_verdict(state: TableState) -> dict[str, Any]:
     return {"hand": hand, "score": score, "win": win, "waiting": waiting}
 
 
+def refusal(state: TableState, hand: Mapping[str, Any]) -> str | None:
+    """Why recording ``hand`` now would be refused (the game's ``admit_hand``), in the reader's language, or None.
+
+    A live preview says it beside the scores rather than in their place: while a hand is being typed, a blank rack
+    or hand is often only not typed yet.  A correction is checked without the standings (the record checks it
+    against those before the hand it corrects)."""
+    if state.spec.admit_hand is None:
+        return None
+    try:
+        state.spec.admit_hand(dict(hand), state.options, None if amending(state) else state.standings)
+    except ValueError as error:
+        return engine_text(str(error))
+    return None
+
+
 def verdict_fragment(template: str, verdict_of: Callable[[TableState], dict[str, Any]], state: TableState) -> Response:
     """The ``verdict`` block of ``template``: what the form would record, or why it cannot (422); nothing recorded."""
     try:
