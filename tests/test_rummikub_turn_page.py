@@ -207,3 +207,10 @@ def test_R3_R5_every_reason_of_the_referee_reads_in_the_readers_language(app, la
         for message in messages:
             shown = engine_text(message)
             assert shown != message and "turn" not in shown and "the table" not in shown, (lang, message, shown)
+
+
+def test_R1_more_tiles_than_a_set_holds_reads_in_the_readers_language(client: FlaskClient, table: str):
+    client.set_cookie("lang", "tr")
+    shown = ask_joker(client, table, meld="R1 R2 J", tile="R3 " * 200)
+    assert shown.status_code == 422
+    assert "İmkânsız: 200 taş girildi, ama bütün bir takımda yalnızca 106 taş var." in text(shown.text)

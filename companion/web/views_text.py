@@ -677,6 +677,8 @@ _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
                 r"seat \d+ \(player (?P<m>\d+)\) discarded just before player (?P<k>\d+)"),
      _l("Only player %(m)s discarded just before player %(k)s this hand (play goes %(order)s), so only they can have "
         "fed the knocker (D6): choose player %(m)s, or nobody.")),
+    (re.compile(r"^impossible hand: (?P<count>\d+) tiles given, a whole set has only (?P<limit>\d+)"),
+     _l("Impossible: %(count)s tiles entered, but a whole set has only %(limit)s.")),
     (re.compile(r"^impossible hand: (?P<count>\d+) okeys on the racks and the finishing discard"),
      _l("%(count)s okeys on the racks and the final discard is impossible: a set has only 2 (O1, O3). Correct the "
         "racks, the typed okeys or the finish.")),
