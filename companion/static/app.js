@@ -176,7 +176,8 @@
       var after = document.getElementById(picker.id + "-after");
       if (after) after.value = JSON.stringify({ size: result.dataset.size.split(" ").map(Number),
         tiles: photo.map(function (t) { return { code: t.code, box: t.box, cut: t.cut }; }) });
-      setCodes(picker, rackCodes(rack));
+      var melds = picker.hasAttribute("data-photo-melds") && !use.matches("[data-add-photo]");
+      setCodes(picker, melds ? meldCodes(photo) : rackCodes(rack));
     }
   });
   // The host keeps photos (serve --keep-photos): the tiles as used go back to it, each with how it was checked.
@@ -191,6 +192,26 @@
     });
     fetch(result.dataset.keep, { method: "POST", keepalive: true, body: JSON.stringify({ tiles: tiles }),
       headers: { "Content-Type": "application/json", "X-CSRF-Token": token } }).catch(function () { /* only a measure */ });
+  }
+  // A photo of a Rummikub table (a melds picker): its tiles row by row, left to right, with a "|" between rows and
+  // wherever two neighbours in a row lie apart by more than a third of a tile's width (the melds' gaps).
+  function meldCodes(photo) {
+    var widths = photo.map(function (t) { return t.box[2] - t.box[0]; }).sort(function (a, b) { return a - b; });
+    var width = widths.length ? widths[Math.floor(widths.length / 2)] : 0;
+    var rows = [];
+    photo.forEach(function (t) { if (rows.indexOf(t.row) < 0) rows.push(t.row); });
+    rows.sort(function (a, b) { return a - b; });
+    var codes = [];
+    rows.forEach(function (row) {
+      var members = photo.filter(function (t) { return t.row === row; });
+      members.sort(function (a, b) { return a.place - b.place || a.box[0] - b.box[0]; });  // along the rows' slope
+      members.forEach(function (t, k) {
+        var apart = k > 0 && t.box[0] - members[k - 1].box[2] > width / 3;
+        if (codes.length && (k === 0 || apart)) codes.push(BREAK);
+        codes.push(t.code);
+      });
+    });
+    return codes;
   }
   function rackCodes(rack) {
     return [].concat.apply([], rack.map(function (row) { return row.map(function (t) { return t.code; }); }));
