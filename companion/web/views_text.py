@@ -721,6 +721,9 @@ _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
     (re.compile(r"^this hand's deal is already recorded"),
      _l("This hand's deal is already recorded: undo it to change the dice.")),
     (re.compile(r"^the match is already finished"), _l("The match is already over: undo to change it.")),
+    # before the general option pattern below: its "use %(allowed)s" would leave "a whole number" in English
+    (re.compile(r"^invalid value (?P<value>.+?) for option '(?P<option>\w+)' of \w+; use (?P<allowed>a whole number)$"),
+     _l("%(value)s cannot be used for “%(option)s”: type a whole number.")),
     (re.compile(r"^invalid value (?P<value>.+?) for option '(?P<option>\w+)' of \w+; use (?:one of )?(?P<allowed>.+)$"),
      _l("%(value)s cannot be used for “%(option)s”: use %(allowed)s.")),
     (re.compile(r"^partners need 4 players, not (?P<n>\d+)"),
@@ -826,6 +829,73 @@ _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
      _l("Impossible: %(count)s × %(tile)s entered, but a Rummikub set has only %(limit)s of that tile (R1).")),
     (re.compile(r"^impossible meld: (?P<n>\d+) tiles given, a meld has at most (?P<limit>\d+) \(a run 1-13, R2\)"),
      _l("%(n)s tiles cannot be one meld: a meld has at most %(limit)s (a run 1-13, R2). Put “|” between the melds.")),
+    # the Okey 101 opening checker (O4): after the Rummikub (R2) pattern just above
+    (re.compile(r"^impossible meld: (?P<n>\d+) tiles given, a meld has at most (?P<limit>\d+) \(a run 1-13, "
+                r"(?P<rule>[A-Z]\d+)\)"),
+     _l("%(n)s tiles given, a meld has at most %(limit)s (a run 1-13, %(rule)s): put each meld on its own line, or "
+        "“|” between them.")),
+    # the lay-down assistant (R1, R4)
+    (re.compile(r"^impossible position: (?P<count>\d+) × (?P<tile>\w+) \(table (?P<table>\d+), rack (?P<rack>\d+)\); "
+                r"a Rummikub set has only (?P<limit>\d+)"),
+     _l("Impossible: %(count)s × %(tile)s entered (%(table)s on the table, %(rack)s on the rack), but a Rummikub set "
+        "has only %(limit)s of that tile (R1).")),
+    (re.compile(r"^the table (?P<tiles>.+?) cannot be split into valid melds, even with the rack's tiles"),
+     _l("The table %(tiles)s cannot be split into valid melds, even with the rack's tiles, yet every meld on the "
+        "table is valid at the end of each turn (R4): check for a missing or misread tile.")),
+    (re.compile(r"^the table (?P<tiles>.+?) cannot be split into valid melds; every meld"),
+     _l("The table %(tiles)s cannot be split into valid melds, yet every meld on the table is valid at the end of "
+        "each turn (R4): check for a missing or misread tile.")),
+    (re.compile(r"^the table is not valid melds: meld (?P<n>\d+) (?P<tiles>\[[^\]]*\]) is illegal \(illegal "
+                r"(?P<kind>meld|set|run): \[[^\]]*\] \((?P<why>.*)\)\); every meld on the table"),
+     _l("Meld %(n)s of the table, %(tiles)s, is an illegal %(kind)s (%(why)s), yet every meld on the table is valid "
+        "at the end of each turn (R4): check the table.")),
+    (re.compile(r"^the table is not valid melds: meld (?P<n>\d+) (?P<tiles>\[[^\]]*\]) is illegal \(a meld has at "
+                r"least 3 tiles"),
+     _l("Meld %(n)s of the table, %(tiles)s, has fewer than 3 tiles (R2), yet every meld on the table is valid at the "
+        "end of each turn (R4): check the table.")),
+    # the card games' card codes (notation), typed on the hand forms and the opening checker
+    (re.compile(r"^invalid card '(?P<code>[^']*)': the suit is missing"),
+     _l("invalid card '%(code)s': the suit is missing; write the suit after the rank, S (♠), H (♥), D (♦) or C (♣), "
+        "e.g. KH, 10S.")),
+    (re.compile(r"^invalid card '(?P<code>[^']*)': the rank is missing"),
+     _l("invalid card '%(code)s': the rank is missing; write A, 2-10, J, Q or K before the suit, e.g. AS, 10H, QC.")),
+    (re.compile(r"^invalid card '(?P<code>[^']*)': unknown suit '(?P<suit>[^']*)'"),
+     _l("invalid card '%(code)s': unknown suit '%(suit)s'; write the suit as S (♠), H (♥), D (♦) or C (♣), e.g. AS, "
+        "10H, QC.")),
+    (re.compile(r"^invalid card '(?P<code>[^']*)': unknown rank '(?P<rank>1|01|14)'"),
+     _l("invalid card '%(code)s': unknown rank '%(rank)s'; the ace is written A (e.g. AH).")),
+    (re.compile(r"^invalid card '(?P<code>[^']*)': unknown rank '(?P<rank>[^']*)'"),
+     _l("invalid card '%(code)s': unknown rank '%(rank)s'; write A, 2-10, J, Q or K (T for 10), then the suit, e.g. "
+        "AS, 10H, QC.")),
+    (re.compile(r"^too many cards: (?P<n>\d+); a hand to search holds at most (?P<limit>\d+) cards"),
+     _l("Too many cards: %(n)s. The opening checker looks at a hand of at most %(limit)s cards: type only the cards "
+        "in the hand.")),
+    # Rami (M7)
+    (re.compile(r"^rami_sec needs a finisher"),
+     _l("Rami sec means a player went out in one turn: tap who went out, or untick rami sec when the stock ran out "
+        "(M7).")),
+    # the Okey racks (Okey 101, Okey points)
+    (re.compile(r"^invalid rack (?:of seat \d+ )?'(?P<rack>[^']*)'(?: for seat \d+)?: J is the Rummikub joker"),
+     _l("J is Rummikub's joker, and an Okey set has none (rack: %(rack)s). Type an okey as the tile it is (e.g. R5), "
+        "and a false okey as F.")),
+    (re.compile(r"^invalid rack for seat \d+: (?P<count>\d+) tiles, a rack holds at most (?P<limit>\d+)"),
+     _l("A rack cannot keep %(count)s tiles: it holds at most %(limit)s. Type only the tiles left on it.")),
+    # the deal assistant and gösterme, sent from a page that is no longer up to date
+    (re.compile(r"^no deal to reroll"),
+     _l("No dice deal is recorded for this hand, so there is no second die to roll again (O2.3): roll the dice "
+        "first. Reload the page if the deal was undone on another phone.")),
+    (re.compile(r"^player \d+ already showed the indicator this hand: it counts once"),
+     _l("This player's gösterme is already recorded this hand: it counts once (O6).")),
+    (re.compile(r"^event id '[^']*' was already used at table '[^']*' for another change"),
+     _l("This form was already sent once, for another change: the page is an old copy (after the browser's Back "
+        "button?). Reload the page, then try again.")),
+    # a correction (amend) that does not end the hand as a correction must
+    (re.compile(r"^the correction of hand \d+ is not a valid win: the 14 tiles do not split into melds or seven pairs"),
+     _l("the corrected hand is not a valid win: the 14 tiles do not split into melds or seven pairs (O5). Correct "
+        "the tiles, or record that the stock ran out.")),
+    (re.compile(r"^the correction of hand \d+ makes it void"),
+     _l("the corrected hand would be void (every player opened with pairs): undo the hand instead, or correct it "
+        "with the players' scores.")),
 )
 
 PHOTO_WORDS: dict[str, LazyString] = {
