@@ -194,9 +194,11 @@ class RamiOpening:
         }
 
 
-def check_rami_laid(melds: str | Sequence[CardsLike], options: RamiOptions | None = None) -> LaidMelds:
-    """M2/M4: melds as laid at an opening (separated by ``|``), their cards counted together against the deck (M1),
-    each judged, and whether together they reach ``options.opening``.
+def check_rami_laid(melds: str | Sequence[CardsLike], options: RamiOptions | None = None, *,
+                    players: int | None = None) -> LaidMelds:
+    """M2/M4: melds as laid at an opening (separated by ``|``), their cards counted together against the deck (M1:
+    the deck of ``players`` players; unknown, the largest), each judged, and whether together they reach
+    ``options.opening``.
 
     >>> check_rami_laid("KH KS KD | 7S 8S 9S").reason
     'opens: melds worth 54 (at least 40, M2)'
@@ -206,18 +208,21 @@ def check_rami_laid(melds: str | Sequence[CardsLike], options: RamiOptions | Non
     companion.rules.errors.ImpossibleHandError: impossible cards: 4 × 7S, but 3 decks hold only 3 (Rami with this many players plays 3 decks + 4 jokers = 160 cards)
     """
     options = _options(options)
-    return judge_laid(melds, RAMI_MELDS, options.opening, "M2", deck=rami_deck(max(PLAYERS), options), game="Rami")
+    deck = rami_deck(max(PLAYERS) if players is None else players, options)
+    return judge_laid(melds, RAMI_MELDS, options.opening, "M2", deck=deck, game="Rami")
 
 
-def best_rami_opening(cards: CardsLike, options: RamiOptions | None = None) -> RamiOpening:
-    """M4: the highest total of disjoint valid melds in ``cards`` and whether it reaches ``options.opening``.
+def best_rami_opening(cards: CardsLike, options: RamiOptions | None = None, *,
+                      players: int | None = None) -> RamiOpening:
+    """M4: the highest total of disjoint valid melds in ``cards`` and whether it reaches ``options.opening`` (the
+    cards counted against the deck of ``players`` players, M1; unknown, the largest).
 
     >>> best_rami_opening("QH KH AH * 7S 8S 2C", Rami51Options()).to_dict()["value"]
     52
     """
     options = _options(options)
     hand = cards_like(cards)
-    check_deal_counts([hand], rami_deck(max(PLAYERS), options), "Rami")
+    check_deal_counts([hand], rami_deck(max(PLAYERS) if players is None else players, options), "Rami")
     return RamiOpening(best_melds(hand, RAMI_MELDS), options.opening)
 
 

@@ -127,7 +127,14 @@ def check_turkish_meld(cards: CardsLike, options: TurkishOptions | None = None) 
     return check_meld(cards, turkish_melds(options))
 
 
-def check_turkish_laid(melds: str | Sequence[CardsLike], options: TurkishOptions | None = None) -> LaidMelds:
+def _check_players(players: int | None) -> None:
+    """A player count given with a request: one Turkish Rummy is played by (T1; its deck is the same for all)."""
+    if players is not None and (isinstance(players, bool) or players not in PLAYERS):
+        raise InvalidHandRecordError(f"invalid players {players!r}: Turkish Rummy is played by 2 to 6")
+
+
+def check_turkish_laid(melds: str | Sequence[CardsLike], options: TurkishOptions | None = None, *,
+                       players: int | None = None) -> LaidMelds:
     """T3: melds as laid at an opening (separated by ``|``), their cards counted together against the deck (T1),
     each judged, and whether together they reach ``options.opening``.
 
@@ -139,12 +146,15 @@ def check_turkish_laid(melds: str | Sequence[CardsLike], options: TurkishOptions
     companion.rules.errors.ImpossibleHandError: impossible cards: 3 × *, but the game has only 2 jokers (Turkish Rummy with this many players plays 2 decks + 2 jokers = 106 cards)
     """
     options = _options(options)
+    _check_players(players)
     return judge_laid(melds, turkish_melds(options), options.opening, "T3", deck=DECK, game="Turkish Rummy")
 
 
-def best_turkish_opening(cards: CardsLike, options: TurkishOptions | None = None) -> RamiOpening:
+def best_turkish_opening(cards: CardsLike, options: TurkishOptions | None = None, *,
+                         players: int | None = None) -> RamiOpening:
     """T3: the highest total of disjoint valid melds in ``cards``, and whether it reaches the opening."""
     options = _options(options)
+    _check_players(players)
     hand = cards_like(cards)
     check_deal_counts([hand], DECK, "Turkish Rummy")
     return RamiOpening(best_melds(hand, turkish_melds(options)), options.opening)

@@ -167,13 +167,15 @@ def opening(table_id: str) -> Response:
     try:
         hand_text = form_text("hand")
         if hand_text:
-            context["best"] = state.spec.ops["opening"]({"cards": hand_text}, state.options)
+            context["best"] = state.spec.ops["opening"]({"cards": hand_text, "players": len(state.players)},
+                                                        state.options)
         melds_text = form_text("melds")
         if melds_text:
             # the game's own judgement of melds as laid (M2/M4, T3): each meld, the cards counted together
             # against the deck (M1, T1), the total against the opening
             melds = " | ".join(meld for meld in _MELD_SPLIT.split(melds_text) if meld)
-            context["laid"] = state.spec.ops["meld"]({"cards": melds, "laid": True}, state.options)
+            context["laid"] = state.spec.ops["meld"]({"cards": melds, "laid": True, "players": len(state.players)},
+                                                     state.options)  # the table's deck (M1)
     except ValueError as error:
         context["error"] = engine_text(str(error))
     return render("cards_opening.html", block="verdict" if request.method == "POST" else None, **context)

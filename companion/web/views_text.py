@@ -884,7 +884,7 @@ _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
     (re.compile(r"^no deal to reroll"),
      _l("No dice deal is recorded for this hand, so there is no second die to roll again (O2.3): roll the dice "
         "first. Reload the page if the deal was undone on another phone.")),
-    (re.compile(r"^player \d+ already showed the indicator this hand: it counts once"),
+    (re.compile(r"^[Pp]layer \d+ already showed the indicator this hand: it counts once"),
      _l("This player's gösterme is already recorded this hand: it counts once (O6).")),
     (re.compile(r"^event id '[^']*' was already used at table '[^']*' for another change"),
      _l("This form was already sent once, for another change: the page is an old copy (after the browser's Back "

@@ -45,21 +45,26 @@ def card_ops(
 ) -> dict[str, Callable[[Mapping[str, Any], Any], dict[str, Any]]]:
     """The operations of a card game, from its engine's functions."""
 
+    def players_field(request: Mapping[str, Any]) -> dict[str, int]:
+        """``players``, when the request gives it: the deck then is that table's (M1), else the largest."""
+        return {} if request.get("players") is None else {"players": int_field(request, "players", 0)}
+
     def op_meld(request: Mapping[str, Any], options: Any) -> dict[str, Any]:
         """Batch/CLI ``meld``: is this one meld valid, and its opening value ({"cards": "QH KH AH"}).  Several melds
         separated by ``|`` (or ``"laid": true``) are melds as laid at an opening: their cards counted together against
-        the deck, each judged, and whether their total reaches the opening."""
+        the deck (of ``players`` players when given), each judged, and whether their total reaches the opening."""
         cards = cards_field(request)
         if (isinstance(cards, str) and "|" in cards) or flag_field(request, "laid", False):
-            laid_result: dict[str, Any] = laid(cards, options).to_dict()
+            laid_result: dict[str, Any] = laid(cards, options, **players_field(request)).to_dict()
             return laid_result
         verdict = meld(cards, options)
         result: dict[str, Any] = verdict.to_dict()
         return result
 
     def op_opening(request: Mapping[str, Any], options: Any) -> dict[str, Any]:
-        """Batch/CLI ``opening``: the best opening of a hand — the most a set of disjoint melds is worth."""
-        result: dict[str, Any] = opening(cards_field(request), options).to_dict()
+        """Batch/CLI ``opening``: the best opening of a hand — the most a set of disjoint melds is worth (the cards
+        counted against the deck of ``players`` players when given)."""
+        result: dict[str, Any] = opening(cards_field(request), options, **players_field(request)).to_dict()
         return result
 
     def op_going_out(request: Mapping[str, Any], options: Any) -> dict[str, Any]:

@@ -36,7 +36,7 @@ def _on_gosterme(table: TableView, event: Mapping[str, Any]) -> Deal:
     if table.deal.indicator is None:
         raise InvalidEventError("no indicator yet: record the indicator before a gösterme (O6)")
     if seat in table.deal.gosterme:
-        raise InvalidEventError(f"player {seat} already showed the indicator this hand: it counts once")
+        raise InvalidEventError(f"{player(seat).capitalize()} already showed the indicator this hand: it counts once")
     return replace(table.deal, gosterme=(*table.deal.gosterme, seat))
 
 
