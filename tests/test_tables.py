@@ -113,7 +113,7 @@ def test_O6_gosterme_is_pending_until_the_hand_is_recorded_and_counts_once():
     state = okey([*DEAL, {"type": "gosterme", "player": 2}, win(1, gosterme=[2])])
     assert state.hands[0].entries == (-3, -1, -2, -3)
     assert state.hands[0].result["gosterme"] == [2]
-    with pytest.raises(InvalidEventError, match="player 2 already showed the indicator"):
+    with pytest.raises(InvalidEventError, match="Player 3 already showed the indicator"):
         okey([*DEAL, {"type": "gosterme", "player": 2}, {"type": "gosterme", "player": 2}])
 
 

@@ -41,6 +41,7 @@ __all__ = [
     "OkeyPointsOptions",
     "OkeyPointsHandScore",
     "OkeyPointsStandings",
+    "admit_okey_points_hand",
     "score_okey_points_hand",
     "okey_points_standings",
 ]
@@ -116,6 +117,25 @@ def score_okey_points_hand(hand: Mapping[str, Any], options: OkeyPointsOptions |
         per_seat.append((line,))
         lines.append(line)
     return OkeyPointsHandScore(PLAYERS, finisher, tuple(scores), tuple(lines), tuple(per_seat))
+
+
+def admit_okey_points_hand(hand: Mapping[str, Any], options: OkeyPointsOptions | None = None,
+                           standings: Any = None) -> None:
+    """Refuse a new hand record no hand can end with (the registry's ``admit_hand``: checked where a hand enters,
+    never on replay): an empty rack of a player who did not complete theirs — whoever empties the rack completes it.
+
+    >>> admit_okey_points_hand({"indicator": "R4", "finisher": 0, "racks": ["", "R5", "", 9]})
+    Traceback (most recent call last):
+    ...
+    companion.rules.errors.InvalidHandRecordError: player 3's rack is empty, but only the player who completed the rack has none (O7): type the tiles player 3 kept or their sum, or tap them as the one who completed it
+    """
+    score = score_okey_points_hand(hand, options)  # the record's own errors first
+    for seat, rack in enumerate(_racks(hand.get("racks"))):
+        if seat != score.finisher and not isinstance(rack, int) and not rack:
+            raise InvalidHandRecordError(
+                f"{player(seat)}'s rack is empty, but only the player who completed the rack has none (O7): type the "
+                f"tiles {player(seat)} kept or their sum, or tap them as the one who completed it"
+            )
 
 
 def _seat_line(seat: int, rack: tuple[Tile, ...] | int, finisher: int | None, wilds: Wilds) -> tuple[int, Explanation]:

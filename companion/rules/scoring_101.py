@@ -508,7 +508,9 @@ def _check_tiles(indicator: Tile, entries: Sequence[_Entry]) -> None:
 def admit_okey101_hand(hand: Mapping[str, Any], options: Okey101Options | None = None, standings: Any = None) -> None:
     """Refuse a new hand record no set or turn can produce, beyond what :func:`score_okey101_hand` needs (the
     registry's ``admit_hand``: checked where a hand enters, never on replay): a rack of more than 21 tiles, a typed
-    sum above 255, more okeys on the racks and the finishing discard than the set's two, elden after a pairs opening.
+    sum above 255, more okeys on the racks and the finishing discard than the set's two, elden after a pairs opening,
+    an empty rack (or a typed 0) of a player who opened and did not finish (one who never opened pays 202 whatever
+    the rack, so theirs may be left blank).
 
     >>> admit_okey101_hand({"indicator": "R4", "finisher": 0, "finish": "okey_discard", "players": [
     ...     {"opened": "melds", "rack": ""}, {"opened": "melds", "rack": "R5"}, {"opened": None, "sum": 9, "okeys": 1}]})
@@ -528,11 +530,17 @@ def admit_okey101_hand(hand: Mapping[str, Any], options: Okey101Options | None =
                                       f"holds at most {MAX_RACK_TILES} when a hand ends (H2)")
         if entry.tiles is None and entry.face_sum > MAX_RACK_SUM:
             raise InvalidHandRecordError(_bad_sum(entry.face_sum, seat))
+    finisher = hand.get("finisher")
+    for seat, entry in enumerate(entries):
+        if entry.opened is not None and seat != finisher and entry.face_sum == 0 and entry.okeys == 0:
+            raise InvalidHandRecordError(
+                f"{player(seat)} opened but keeps nothing on the rack, and only the finisher empties it (H6): type the "
+                f"tiles {player(seat)} kept or their sum, or tap them as the finisher"
+            )
     okeys = sum(entry.okeys for entry in entries) + (hand.get("finish") == "okey_discard")
     if okeys > SET_OKEYS:
         raise ImpossibleHandError(f"impossible hand: {okeys} okeys on the racks and the finishing discard, but a set "
                                   f"has only {SET_OKEYS} (O1, O3): correct the racks, the typed okeys or the finish")
-    finisher = hand.get("finisher")
     if hand.get("elden") is True and isinstance(finisher, int) and 0 <= finisher < len(entries) \
             and entries[finisher].opened == "pairs":
         raise InvalidHandRecordError(

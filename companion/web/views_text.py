@@ -661,6 +661,12 @@ _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
     (re.compile(r"^player (?P<n>\d+)'s rack is empty, but player (?P<w>\d+) is the winner"),
      _l("Player %(n)s's rack cannot be empty: only the winner, player %(w)s, emptied the rack (R6). Type the tiles "
         "player %(n)s kept.")),
+    (re.compile(r"^player (?P<n>\d+) opened but keeps nothing on the rack, and only the finisher empties it"),
+     _l("Player %(n)s opened, so their rack cannot be empty: only the finisher empties the rack (H6). Type the tiles "
+        "player %(n)s kept or their sum, or tap them as the finisher.")),
+    (re.compile(r"^player (?P<n>\d+)'s rack is empty, but only the player who completed the rack has none"),
+     _l("Player %(n)s's rack cannot be empty: only the player who completed the rack has none (O7). Type the tiles "
+        "player %(n)s kept or their sum, or tap them as the one who completed it.")),
     (re.compile(r"^player (?P<n>\d+)'s rack is empty, but nobody won"),
      _l("Player %(n)s's rack cannot be empty when the pool ran out: whoever empties the rack wins (R6). Tap them as "
         "the winner, or type the tiles they kept.")),

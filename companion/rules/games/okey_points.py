@@ -11,6 +11,7 @@ from companion.rules.okey_points import (
     HANDS,
     PLAYERS,
     OkeyPointsOptions,
+    admit_okey_points_hand,
     okey_points_standings,
     score_okey_points_hand,
 )
@@ -53,4 +54,5 @@ SPEC = register(GameSpec(
     deal_tiles=21,
     hand_fields=OKEY_POINTS_HAND_SCHEMA,
     ops=DEAL_OPS,
+    admit_hand=admit_okey_points_hand,
 ))
