@@ -148,13 +148,16 @@ def _options(options: RamiOptions | None) -> RamiOptions:
     return options
 
 
-def rami_deck(players: int, options: RamiOptions | None = None) -> Deck:
-    """M1: the cards for ``players`` players.
+def rami_deck(players: int | None, options: RamiOptions | None = None) -> Deck:
+    """M1: the cards for ``players`` players; ``None``, a table of unknown size: the largest deck, which any table's
+    cards fit.
 
     >>> rami_deck(4), rami_deck(5), rami_deck(4, RamiOptions(deck="house")), rami_deck(6, RamiOptions(deck="house"))
     (Deck(2 decks + 4 jokers = 108 cards), Deck(3 decks + 4 jokers = 160 cards), Deck(2 decks + 2 jokers = 106 cards), Deck(3 decks + 3 jokers = 159 cards))
     """
     options = _options(options)
+    if players is None:
+        players = max(PLAYERS)
     if isinstance(players, bool) or not isinstance(players, int) or players not in PLAYERS:
         raise InvalidHandRecordError(f"invalid players {players!r}: Rami is played by 2 to 6")
     decks = 2 if players <= 4 else 3
@@ -208,8 +211,7 @@ def check_rami_laid(melds: str | Sequence[CardsLike], options: RamiOptions | Non
     companion.rules.errors.ImpossibleHandError: impossible cards: 4 × 7S, but 3 decks hold only 3 (Rami with this many players plays 3 decks + 4 jokers = 160 cards)
     """
     options = _options(options)
-    deck = rami_deck(max(PLAYERS) if players is None else players, options)
-    return judge_laid(melds, RAMI_MELDS, options.opening, "M2", deck=deck, game="Rami")
+    return judge_laid(melds, RAMI_MELDS, options.opening, "M2", deck=rami_deck(players, options), game="Rami")
 
 
 def best_rami_opening(cards: CardsLike, options: RamiOptions | None = None, *,
@@ -222,7 +224,7 @@ def best_rami_opening(cards: CardsLike, options: RamiOptions | None = None, *,
     """
     options = _options(options)
     hand = cards_like(cards)
-    check_deal_counts([hand], rami_deck(max(PLAYERS) if players is None else players, options), "Rami")
+    check_deal_counts([hand], rami_deck(players, options), "Rami")
     return RamiOpening(best_melds(hand, RAMI_MELDS), options.opening)
 
 
@@ -389,7 +391,7 @@ def rami_going_out(cards: CardsLike, *, opened: bool, options: RamiOptions | Non
     """
     options = _options(options)
     return going_out(cards, RAMI_MELDS, opened=opened, minimum=options.opening, may_lay_last=True,
-                     special="rami sec", deck=rami_deck(max(PLAYERS), options), game="Rami")
+                     special="rami sec", deck=rami_deck(None, options), game="Rami")
 
 
 def rami_card_penalty(card: Card, options: RamiOptions | None = None) -> int:

@@ -342,12 +342,13 @@ def _rack_melds_worth(melds: Sequence[tuple[tuple[Tile, ...], int]], rack: Count
     return best
 
 
-# --- the turn referee and joker retrieval as JSON (R3-R5) ----------------------------------------
+# --- the operations' requests: their fields -------------------------------------------------------
 
 _COMMON_FIELDS = ("op", "game", "options", "profile")
 
 
 def _known_fields(request: Mapping[str, Any], known: Sequence[str], op: str) -> None:
+    """Refuse a field the ``op`` request does not take (beside those every request may carry), naming its fields."""
     for name in request:
         if name not in known and name not in _COMMON_FIELDS:
             raise InvalidHandRecordError(f"unknown field {short_repr(name)} in a {op} request; use "
@@ -355,10 +356,14 @@ def _known_fields(request: Mapping[str, Any], known: Sequence[str], op: str) -> 
 
 
 def _flag(request: Mapping[str, Any], name: str, default: bool, meaning: str) -> bool:
+    """A true-or-false field of a request, ``meaning`` saying what true means where it is refused."""
     value = request.get(name, default)
     if not isinstance(value, bool):
         raise InvalidHandRecordError(f"invalid {name} {short_repr(value)}: use true ({meaning}) or false")
     return value
+
+
+# --- the turn referee and joker retrieval as JSON (R2-R5) ----------------------------------------
 
 
 def meld(request: Mapping[str, Any], options: RummikubOptions | None = None) -> dict[str, Any]:
@@ -478,16 +483,11 @@ def solve(request: Mapping[str, Any], options: RummikubOptions | None = None) ->
     [['R1', 'R2', 'R3', 'R4']]
     """
     options = _options(options)
-    known = {"table", "rack", "goal", "initial"}
-    for name in request:
-        if name not in known and name not in ("op", "game", "options", "profile"):
-            raise InvalidHandRecordError(f"unknown field {name!r} in a solve request; use table, rack, goal, initial")
+    _known_fields(request, ("table", "rack", "goal", "initial"), "solve")
     goal = request.get("goal", "tiles")
     if goal not in GOALS:
         raise InvalidHandRecordError(f"invalid goal {goal!r}: use 'tiles', 'points' or 'all'")
-    initial = request.get("initial", False)
-    if not isinstance(initial, bool):
-        raise InvalidHandRecordError(f"invalid initial {initial!r}: use true (the initial meld, R3) or false")
+    initial = _flag(request, "initial", False, "the initial meld, R3")
     result: LayDown = lay_down(
         request.get("table", ""),
         request.get("rack", ""),
