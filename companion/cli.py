@@ -17,7 +17,7 @@ from typing import Any, TextIO
 from companion import __version__
 from companion.rules import GameSpec, find_game
 from companion.rules.options import option_choices, options_for, options_to_dict
-from companion.rules.registry import games
+from companion.rules.registry import dealt_without_dice, games
 from companion.rules.schema import short_repr
 
 EXIT_BAD_INPUT = 2
@@ -743,10 +743,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         if args.dealer < 1 or args.dealer > args.players:
             raise CommandError(f"--dealer {args.dealer} is not a seat: use 1-{args.players}")
         spec = find_game(args.game)
-        if spec.deal_tiles is None and (args.dice or args.seed is not None):  # never silently ignored
-            ritual = ", ".join(game.title for game in games() if game.deal_tiles is not None)
-            raise CommandError(f"--dice and --seed are the dice ritual's ({ritual}); {spec.title} is dealt without "
-                               "dice: leave them out")
+        if spec.deal_tiles is None and (args.dice or args.seed is not None):  # said with the flags' names
+            raise CommandError(dealt_without_dice(spec, "--dice and --seed are"))
         fields: dict[str, Any] = {"players": args.players, "dealer": args.dealer - 1, "seed": args.seed}
         if args.dice:
             fields["dice"] = list(args.dice)

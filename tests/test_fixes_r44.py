@@ -134,3 +134,18 @@ def test_H6_the_hand_form_says_an_opened_players_rack_is_blank(client, store: Ta
     page = client.post(f"/t/{table}/hand", data=form)
     assert page.status_code == 422 and "Player 2 opened, so their rack cannot be empty" in _said(page.text)
     assert client.post(f"/t/{table}/hand", data={**form, "rack1": "K5"}).status_code == 303
+
+
+# -- M1, T1: a card game's deal rolls no dice, in the batch as on the command line ----------------------------
+
+
+@pytest.mark.parametrize("game", ["rami40", "rami51", "turkish"])
+@pytest.mark.parametrize("field, value", [("dice", [5, 2]), ("seed", 3)])
+def test_M1_T1_the_batch_refuses_dice_for_a_card_deal(game, field, value) -> None:
+    from companion.cli import answer
+
+    request = {"op": "deal", "game": game, "players": 4, "dealer": 0}
+    error = answer({**request, field: value})["error"]
+    assert error.startswith(f"field '{field}' is the dice ritual's (Okey, Okey 101, Okey points); ") and \
+        error.endswith("is dealt without dice: leave it out"), error
+    assert answer(request)["cards_each"] == 13

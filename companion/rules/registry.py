@@ -42,6 +42,7 @@ __all__ = [
     "games",
     "event_owners",
     "request_field",
+    "dealt_without_dice",
 ]
 
 SheetKind = Literal["countdown", "penalty", "zero_sum", "race"]
@@ -272,6 +273,13 @@ def games() -> tuple[GameSpec, ...]:
 def event_owners(event_type: str) -> tuple[GameSpec, ...]:
     """The games that take events of ``event_type``."""
     return tuple(spec for spec in _GAMES.values() if event_type in spec.event_types)
+
+
+def dealt_without_dice(spec: GameSpec, given: str, them: str = "them") -> str:
+    """Why dice (``given``: "field 'dice' is", "--dice and --seed are") are refused for a game dealt without the
+    dice ritual, naming the games that roll them: never silently ignored."""
+    ritual = ", ".join(game.title for game in games() if game.deal_tiles is not None)
+    return f"{given} the dice ritual's ({ritual}); {spec.title} is dealt without dice: leave {them} out"
 
 
 def request_field(request: Mapping[str, Any], name: str) -> Any:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.rules.errors import InvalidRequestError
-from companion.rules.registry import request_field
+from companion.rules.registry import dealt_without_dice, find_game, request_field
 
 __all__ = ["card_ops", "cards_field", "flag_field", "int_field"]
 
@@ -81,7 +81,11 @@ def card_ops(
 
     def op_deal(request: Mapping[str, Any], options: Any) -> dict[str, Any]:
         """Batch/CLI ``deal``: who deals hand N, how many cards, which way, who starts ({"players", "hand",
-        "dealer"}: the dealer of the first hand; or "current_dealer": this hand's)."""
+        "dealer"}: the dealer of the first hand; or "current_dealer": this hand's).  No dice are rolled: ``dice``
+        or ``seed`` given is refused, never ignored."""
+        for name in ("dice", "seed"):
+            if request.get(name) is not None:
+                raise InvalidRequestError(dealt_without_dice(find_game(request["game"]), f"field {name!r} is", "it"))
         current = request.get("current_dealer")
         result: dict[str, Any] = deal(int_field(request, "players", 4), int_field(request, "hand", 1),
                                       int_field(request, "dealer", 0), options,
