@@ -118,6 +118,16 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+OTHER_PAGES = {
+    "okey_points": ("/points",),
+    "rummikub": ("/rummikub", "/laydown", "/turn"),
+    "rami40": ("/cards", "/cards/opening"),
+    "turkish": ("/cards", "/cards/opening"),
+    "thai": ("/thai",),
+}
+"""The other games' own pages, served from the wheel too (their templates are the wheel's)."""
+
+
 @pytest.fixture(scope="module")
 def served(installed: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, str]]]:
     """``okey-companion serve`` from the installed wheel, in an unrelated working directory."""
@@ -127,6 +137,8 @@ def served(installed: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     with TableStore(data / "tables.sqlite") as store:
         tables = {game: store.create_table(game=game, players=["Ali", "Can", "Eda"], pin="1234")
                   for game in ("okey", "okey101")}
+        tables |= {game: store.create_table(game=game, players=["Ali", "Can", "Eda", "Filiz"], pin="1234")
+                   for game in OTHER_PAGES}
     port = _free_port()
     cwd = tmp_path_factory.mktemp("elsewhere")
     log = (cwd / "serve.log").open("w")
@@ -205,6 +217,12 @@ def test_every_page_serves_from_the_wheel(served: tuple[str, dict[str, str]]) ->
     assert get("/static/app.css") and get("/static/vendor/htmx-2.0.4.min.js") and get("/favicon.ico")
     for game, table in tables.items():
         page = get(f"/t/{table}")
+        if game in OTHER_PAGES:
+            form = urllib.parse.urlencode({"csrf_token": _csrf(page), "pin": "1234"}).encode()
+            opener.open(urllib.request.Request(f"{base}/t/{table}/pin", data=form), timeout=30).close()
+            for path in OTHER_PAGES[game]:
+                assert "<form" in get(f"/t/{table}{path}"), path
+            continue
         form = urllib.parse.urlencode({"csrf_token": _csrf(page), "pin": "1234"}).encode()
         opener.open(urllib.request.Request(f"{base}/t/{table}/pin", data=form), timeout=30).close()
         for path in ("", "/history", "/deal", "/opening", "/win" if game == "okey" else "/hand"):
