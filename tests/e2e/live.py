@@ -62,7 +62,23 @@ def live_server(data_dir: Path, extensions: dict[str, Any] | None = None,
     try:
         yield url
     finally:
+        _stop(server, thread)
+
+
+def _stop(server: Any, thread: threading.Thread) -> None:
+    """Close the server from its own loop's thread, then wait for the loop to end.
+
+    Closing the listening socket from this thread while the loop sits in ``select`` on it made the loop's thread
+    fail now and then ("bad file descriptor"), a warning at a test's teardown.  The trigger runs the closing in the
+    loop instead: every socket of the map closed, the map is empty and the loop returns.
+    """
+    from waitress import wasyncore
+
+    server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+    thread.join(timeout=10)
+    if thread.is_alive():  # pragma: no cover — a loop that never woke: close it from here, as before
         server.close()
+    server.task_dispatcher.shutdown(timeout=5)
 
 
 @contextmanager
