@@ -77,14 +77,29 @@ HEAVY_FONT_CANDIDATES = (
 HEAVY_FONTS = [str(FONT_ROOT.parent / name) for name in HEAVY_FONT_CANDIDATES if (FONT_ROOT.parent / name).exists()]
 HEAVY_FONT_PACKAGES = ("fonts-noto-extra fonts-lato fonts-inter fonts-league-spartan fonts-bebas-neue "
                        "fonts-roboto-unhinted fonts-open-sans fonts-cantarell")
+# Numeral shapes the pool lacked, added to it for training racks (``--more-shapes``): a slab serif, old-style figures,
+# monospaced faces with a slashed or dotted 0 and a footed 1, book serifs. None is one of the unseen or heavy faces
+# (nor a copy of one), so those dev sets still measure faces never trained on.
+SHAPE_FONT_CANDIDATES = (
+    "opentype/roboto/slab/RobotoSlab-Bold.otf", "opentype/ebgaramond/EBGaramond12-Bold.otf",
+    "truetype/firacode/FiraCode-Bold.ttf", "truetype/jetbrains-mono/JetBrainsMono-Bold.ttf",
+    "truetype/charis/CharisSIL-Bold.ttf", "truetype/crosextra/Caladea-Bold.ttf",
+    "truetype/noto/NotoSansMono-ExtraBold.ttf",
+)
+SHAPE_FONTS = [str(FONT_ROOT.parent / name) for name in SHAPE_FONT_CANDIDATES if (FONT_ROOT.parent / name).exists()]
+SHAPE_FONT_PACKAGES = ("fonts-roboto-slab fonts-ebgaramond fonts-firacode fonts-jetbrains-mono fonts-sil-charis "
+                       "fonts-crosextra-caladea fonts-noto-core")
 # The faces every set in models/README was rendered with: a machine that lacks some draws other racks from the same
 # seed (another face is drawn, and every random draw after it moves), so its figures are not the README's.
 FONT_PACKAGES = "fonts-dejavu-core fonts-noto-core fonts-tlwg-*-ttf fonts-liberation fonts-freefont-ttf fonts-urw-base35"
 URW_BOLD_FACES = 6
 
 
-def missing_fonts(unseen: bool = False, heavy: bool = False) -> list[str]:
-    """The faces of the renderer's pool (or of ``--unseen-fonts``, ``--heavy-fonts``) that this machine lacks."""
+def missing_fonts(unseen: bool = False, heavy: bool = False, shapes: bool = False) -> list[str]:
+    """The faces of the renderer's pool (or of ``--unseen-fonts``, ``--heavy-fonts``) that this machine lacks; with
+    ``shapes`` the pool's and ``--more-shapes``' faces."""
+    if shapes and not (unseen or heavy):
+        return missing_fonts() + [name for name in SHAPE_FONT_CANDIDATES if not (FONT_ROOT.parent / name).exists()]
     if unseen or heavy:
         return [name for name in (UNSEEN_FONT_CANDIDATES if unseen else HEAVY_FONT_CANDIDATES)
                 if not (FONT_ROOT.parent / name).exists()]
@@ -598,16 +613,22 @@ def main() -> None:
     parser.add_argument("--heavy-fonts", action="store_true",
                         help="draw the numerals only in black, extra-bold and condensed faces the training pool never "
                              f"saw (HEAVY_FONTS; Debian: {HEAVY_FONT_PACKAGES}): a dev set for a set's heavy numerals")
+    parser.add_argument("--more-shapes", action="store_true",
+                        help="add numeral shapes the pool lacks to it (SHAPE_FONTS: slab, old-style, monospaced; "
+                             f"Debian: {SHAPE_FONT_PACKAGES}): for training racks, never a dev set's")
     parser.add_argument("--any-fonts", action="store_true",
                         help="render with whichever faces are installed (the racks then differ from the README's sets)")
     args = parser.parse_args()
-    if args.unseen_fonts and args.heavy_fonts:
-        parser.error("--unseen-fonts and --heavy-fonts are two pools: choose one")
-    missing = missing_fonts(args.unseen_fonts, args.heavy_fonts)
+    if sum((args.unseen_fonts, args.heavy_fonts, args.more_shapes)) > 1:
+        parser.error("--unseen-fonts, --heavy-fonts and --more-shapes are three pools: choose one")
+    missing = missing_fonts(args.unseen_fonts, args.heavy_fonts, args.more_shapes)
     if missing and not args.any_fonts:
+        packages = HEAVY_FONT_PACKAGES if args.heavy_fonts else FONT_PACKAGES + (" " + SHAPE_FONT_PACKAGES if args.more_shapes else "")
         parser.error(f"{len(missing)} font faces are missing ({', '.join(missing[:4])}{' …' if len(missing) > 4 else ''}): "
                      f"the racks would not be those of models/README for the same seed. Install them "
-                     f"(apt-get install {HEAVY_FONT_PACKAGES if args.heavy_fonts else FONT_PACKAGES}) or pass --any-fonts")
+                     f"(apt-get install {packages}) or pass --any-fonts")
+    if args.more_shapes:
+        FONTS.extend(SHAPE_FONTS)
     if args.heavy_fonts:
         if not HEAVY_FONTS:
             parser.error(f"none of HEAVY_FONT_CANDIDATES is installed (Debian: {HEAVY_FONT_PACKAGES})")

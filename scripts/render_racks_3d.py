@@ -594,22 +594,28 @@ def main() -> None:
     parser.add_argument("--heavy-fonts", action="store_true",
                         help="draw the numerals only in black, extra-bold and condensed faces the training pool never "
                              "saw (render_racks.HEAVY_FONTS): a 3-D dev set for a set's heavy numerals")
+    parser.add_argument("--more-shapes", action="store_true",
+                        help="add numeral shapes the pool lacks to it (render_racks.SHAPE_FONTS: slab, old-style, "
+                             "monospaced): for training racks, never a dev set's")
     parser.add_argument("--unseen-light", action="store_true",
                         help="lights and a phone's processing no training rack had: a fluorescent tube, a window's "
                              "daylight, two lamps of two colours; a hand's shake, sharpening halos (a 3-D dev set)")
     parser.add_argument("--labels-only", action="store_true",
                         help="write labels.csv again for photos already rendered (the same scenes, no photo render)")
     args = parser.parse_args()
-    if args.unseen_fonts and args.heavy_fonts:
-        parser.error("--unseen-fonts and --heavy-fonts are two pools: choose one")
-    missing = flat.missing_fonts(args.unseen_fonts, args.heavy_fonts)
+    if sum((args.unseen_fonts, args.heavy_fonts, args.more_shapes)) > 1:
+        parser.error("--unseen-fonts, --heavy-fonts and --more-shapes are three pools: choose one")
+    missing = flat.missing_fonts(args.unseen_fonts, args.heavy_fonts, args.more_shapes)
     if missing:
-        packages = flat.HEAVY_FONT_PACKAGES if args.heavy_fonts else flat.FONT_PACKAGES
+        packages = (flat.HEAVY_FONT_PACKAGES if args.heavy_fonts
+                    else flat.FONT_PACKAGES + (" " + flat.SHAPE_FONT_PACKAGES if args.more_shapes else ""))
         parser.error(f"{len(missing)} font faces are missing: install them (apt-get install {packages})")
     if args.unseen_fonts:
         flat.FONTS[:] = flat.UNSEEN_FONTS
     if args.heavy_fonts:
         flat.FONTS[:] = flat.HEAVY_FONTS
+    if args.more_shapes:
+        flat.FONTS.extend(flat.SHAPE_FONTS)
     names = [f"rack_{number:04d}.jpg" for number in range(args.start, args.start + args.count)]
     unrendered = [name for name in names if not (args.out / name).is_file()]
     if args.labels_only and unrendered:
