@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -663,10 +664,17 @@ def _read_hand(path: str) -> Any:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_arguments(argv)
     try:
-        return _dispatch(args)
+        status = _dispatch(args)
+        sys.stdout.flush()  # here, where a closed pipe is caught, not at exit
+        return status
     except ValueError as error:  # RulesError, CommandError, vision.ImageError: bad input
         print(f"okey-companion {args.command}: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        # The reader stopped early (``okey-companion options | head -1``): nothing is wrong to report, and no
+        # traceback.  Python's own flush at exit would fail on the closed pipe again, so stdout goes nowhere.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 def parse_arguments(argv: Sequence[str] | None = None) -> argparse.Namespace:
