@@ -475,7 +475,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--table", help="Thai Rummy: the melds on the table to lay off on, '|' between melds")
     check.add_argument("tiles", nargs="+", help="14 or 15 tiles, e.g. R1 R2 R3 …; or cards, e.g. 8H 9H 10H 5S")
 
-    opening = sub.add_parser("opening", help="the best opening of a rack or hand (H4; M4, T3 for the card games)")
+    opening = sub.add_parser("opening", help="the best opening of a rack or hand (H4, R3; M4, T3 for the card games)")
     _add_common(opening, game="okey101")
     opening.add_argument("--indicator", help="the face-up indicator tile (tile games)")
     _add_so_far(opening)

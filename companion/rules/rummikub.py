@@ -366,6 +366,20 @@ def _flag(request: Mapping[str, Any], name: str, default: bool, meaning: str) ->
 # --- the turn referee and joker retrieval as JSON (R2-R5) ----------------------------------------
 
 
+def _tiles_field(request: Mapping[str, Any], op: str, what: str) -> Any:
+    """The ``tiles`` of a ``meld`` or ``opening`` request, which takes no other field: the command line sends its
+    text as both ``tiles`` and ``cards`` (the card games' name)."""
+    _known_fields(request, ("tiles", "cards"), op)
+    tiles: Any = request.get("tiles")
+    if tiles in (None, ""):
+        tiles = request.get("cards")
+    elif request.get("cards") not in (None, "", tiles):
+        raise InvalidHandRecordError(f"give the {op} once, as 'tiles' (a 'cards' field differs from it)")
+    if tiles in (None, ""):
+        raise InvalidHandRecordError(f"missing field 'tiles': {what}")
+    return tiles
+
+
 def meld(request: Mapping[str, Any], options: RummikubOptions | None = None) -> dict[str, Any]:
     """The batch/CLI ``meld`` operation (R2, R3): referee melds as laid on the table, one or several separated by
     ``|`` (several: an initial meld, each judged and their worth against the minimum).
@@ -375,15 +389,7 @@ def meld(request: Mapping[str, Any], options: RummikubOptions | None = None) -> 
     >>> meld({"tiles": "R10 R11 R12 | K1 K2 K3"})["reason"]
     'opens: 33 + 6 = 39 ≥ 30 (R3)'
     """
-    _known_fields(request, ("tiles", "cards"), "meld")  # the command line sends its text as both (the card games')
-    tiles: Any = request.get("tiles")
-    if tiles in (None, ""):
-        tiles = request.get("cards")
-    elif request.get("cards") not in (None, "", tiles):
-        raise InvalidHandRecordError("give the meld once, as 'tiles' (a 'cards' field differs from it)")
-    if tiles in (None, ""):
-        raise InvalidHandRecordError("missing field 'tiles': the meld as it lies, e.g. \"R4 J R6\", or several "
-                                     "separated by '|'")
+    tiles = _tiles_field(request, "meld", "the meld as it lies, e.g. \"R4 J R6\", or several separated by '|'")
     if not (isinstance(tiles, str) and "|" in tiles):
         return check_meld(tiles, options).to_dict()
     initial = check_initial_meld(tiles, options)
@@ -499,6 +505,71 @@ def solve(request: Mapping[str, Any], options: RummikubOptions | None = None) ->
         joker_points=options.joker_points,
     )
     return result.to_dict()
+
+
+def best_initial_meld(rack: TilesLike, options: RummikubOptions | None = None) -> LayDown | None:
+    """The initial meld (R3) a rack holds that is worth the most: melds of its tiles alone, each joker counting
+    as the tile it stands for; ``None`` where it holds no meld at all.
+
+    Whether melds worth at least ``m`` can be laid is exact (the lay-down's own constraint), so the most is found
+    by searching ``m``: each answer worth ``v`` ≥ ``m`` moves the search on to ``v + 1``.
+
+    >>> best_initial_meld("R10 R11 R12 K1 K2 K3 J B5").opening      # the joker as R13, not K4
+    52
+    """
+    options = _options(options)
+    tiles = rummikub_tiles(rack, "rack")
+    _check_copies(tiles, "rack")
+    ceiling = sum(13 if tile.is_joker else tile.number for tile in tiles)
+
+    def worth(minimum: int) -> LayDown | None:
+        found = lay_down("", tiles, goal="points", initial=True, wrap_13_1=options.wrap_13_1, initial_meld=minimum,
+                         joker_points=options.joker_points)
+        return found if found.possible else None
+
+    best, low, high = worth(1), 1, ceiling + 1  # melds worth ``low`` can be laid, ``high`` cannot
+    if best is None:
+        return None
+    low = best.opening or low
+    while high - low > 1:
+        middle = (low + high) // 2
+        found = worth(middle)
+        if found is None:
+            high = middle
+        else:
+            best, low = found, found.opening or middle
+    return best
+
+
+def opening(request: Mapping[str, Any], options: RummikubOptions | None = None) -> dict[str, Any]:
+    """The batch/CLI ``opening`` operation (R3): the most a rack's initial meld can be worth and whether it reaches
+    the minimum (``{"tiles": "R10 R11 R12 K1 K2 K3 J"}``), with its melds and the tiles left.
+
+    >>> result = opening({"tiles": "R10 R11 R12 K1 K2 K3 J B5"})
+    >>> result["value"], result["opens"], result["melds"], result["left"]
+    (52, True, [['R10', 'R11', 'R12', 'J'], ['K1', 'K2', 'K3']], 'B5')
+    """
+    options = _options(options)
+    rack = rummikub_tiles(_tiles_field(request, "opening", "the rack, e.g. \"R10 R11 R12 K1 K2 K3 J\""), "rack")
+    best = best_initial_meld(rack, options)
+    laid = best.to_dict() if best else {"melds": [], "faces": []}
+    melds, faces = laid["melds"], laid["faces"]
+    value = best.opening or 0 if best else 0
+    used, left = Counter(code for meld in melds for code in meld), []
+    for tile in rack:
+        if used[tile.code]:
+            used[tile.code] -= 1
+        else:
+            left.append(tile.code)
+    opens = value >= options.initial_meld
+    reasons = [f"{' '.join(meld)}: {' + '.join(code[1:] for code in face)} = {sum(int(code[1:]) for code in face)}"
+               for meld, face in zip(melds, faces)]
+    verdict = "opens" if opens else "does not open"
+    reason = (f"best initial meld {value}: {verdict} ({value} {'≥' if opens else '<'} {options.initial_meld}, R3: "
+              "from the rack alone, a joker counting as the tile it stands for)" if best
+              else f"no meld in the rack: does not open (R3, {options.initial_meld} needed)")
+    return {"value": value, "melds": melds, "opens": opens, "minimum": options.initial_meld, "left": " ".join(left),
+            "reasons": reasons, "reason": reason}
 
 
 # --- hand scores (R6) ---------------------------------------------------------------------------

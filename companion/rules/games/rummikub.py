@@ -1,5 +1,5 @@
 """Rummikub (RULES.md §R, seed 002): its registry entry and its operations: ``solve`` (the lay-down assistant,
-R4), ``meld`` (melds as laid, R2-R3), ``turn`` (was a turn legal, R3-R5) and ``joker`` (may a tile take a laid joker, R5).
+R4), ``opening`` (the best initial meld of a rack, R3), ``meld`` (melds as laid, R2-R3), ``turn`` (was a turn legal, R3-R5) and ``joker`` (may a tile take a laid joker, R5).
 
 The engine is :mod:`companion.rules.rummikub` (R1-R6) and :mod:`companion.rules.rummikub_laydown` (R4).
 No dice ritual: Rummikub players simply take 14 tiles each (R1).
@@ -14,6 +14,7 @@ from companion.rules.rummikub import (
     admit_hand,
     joker,
     meld,
+    opening,
     score_hand,
     solve,
     standings,
@@ -44,6 +45,6 @@ SPEC = register(GameSpec(
     templates=Templates(hand="rummikub_hand.html", form="rummikub.hand", actions="games/rummikub_actions.html",
                         tools="games/rummikub_tools.html"),
     hand_fields=RUMMIKUB_HAND_SCHEMA,
-    ops={"solve": solve, "meld": meld, "turn": turn, "joker": joker},
+    ops={"solve": solve, "opening": opening, "meld": meld, "turn": turn, "joker": joker},
     admit_hand=admit_hand,
 ))
