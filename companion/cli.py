@@ -409,6 +409,8 @@ def _parse_option(text: str) -> tuple[str, Any]:
         parsed = json.loads(value)
     except json.JSONDecodeError:
         parsed = value
+    except RecursionError:
+        raise argparse.ArgumentTypeError(f"invalid value for {name.strip()!r}: nested too deeply") from None
     return name.strip(), parsed
 
 
@@ -656,9 +658,15 @@ def _read_hand(path: str) -> Any:
     except OSError as error:
         raise CommandError(f"cannot read hand file {path!r}: {error.strerror}") from None
     try:
-        return json.loads(text)
+        hand = json.loads(text)
     except json.JSONDecodeError as error:
         raise CommandError(f"hand file {path!r} is not valid JSON: {error.msg} at line {error.lineno}") from None
+    except RecursionError:
+        raise CommandError(f"hand file {path!r} is not valid JSON: nested too deeply") from None
+    problem = _oversized({"hand": hand})  # the batch's bounds, as a hand sent there would meet them
+    if problem:
+        raise CommandError(f"hand file {path!r}: {problem}")
+    return hand
 
 
 def main(argv: Sequence[str] | None = None) -> int:

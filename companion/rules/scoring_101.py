@@ -312,17 +312,23 @@ def _hand_lines(
     lines: list[Explanation] = []
     doublings: list[str] = []
     name = "" if finisher is None else _who(finisher)
+    # With doublings off (H6) each line says what happened without a doubling the scores do not carry.
+    off = "" if options.multipliers else ".off"
     if okey_discard:
         doublings.append("okey discard")
-        text = f"{name} finished by discarding an okey: every hand score is doubled."
-        lines.append(_line("okey101.okey_discard", text, finisher=finisher))
+        text = (f"{name} finished by discarding an okey: every hand score is doubled." if not off else
+                f"{name} finished by discarding an okey (doublings are off: nothing is doubled).")
+        lines.append(_line("okey101.okey_discard" + off, text, finisher=finisher))
     if elden:
         doublings.append("elden")
-        text = f"{name} finished in one turn while nobody else had opened (elden): every hand score is doubled."
-        lines.append(_line("okey101.elden", text, finisher=finisher))
+        text = (f"{name} finished in one turn while nobody else had opened (elden): every hand score is doubled."
+                if not off else f"{name} finished in one turn while nobody else had opened (elden; doublings are "
+                                "off: nothing is doubled).")
+        lines.append(_line("okey101.elden" + off, text, finisher=finisher))
     if pairs_finish:
-        text = f"{name} opened with pairs and finished: everyone else pays double."
-        lines.append(_line("okey101.pairs_finish", text, finisher=finisher))
+        text = (f"{name} opened with pairs and finished: everyone else pays double." if not off else
+                f"{name} opened with pairs and finished (doublings are off: nobody pays double).")
+        lines.append(_line("okey101.pairs_finish" + off, text, finisher=finisher))
     if finisher is None:
         lines.append(_line("okey101.stock_exhausted", "The stock ran out: nobody finished, nobody gets -101."))
     if not options.multipliers and (doublings or any(entry.opened == "pairs" for entry in entries)):
@@ -530,7 +536,8 @@ def admit_okey101_hand(hand: Mapping[str, Any], options: Okey101Options | None =
                                       f"holds at most {MAX_RACK_TILES} when a hand ends (H2)")
         if entry.tiles is None and entry.face_sum > MAX_RACK_SUM:
             raise InvalidHandRecordError(_bad_sum(entry.face_sum, seat))
-    finisher = hand.get("finisher")
+    # the finisher's own errors first: a seat typed as text is said as such, not as an emptied rack
+    finisher = _seat(hand.get("finisher"), len(entries), "finisher") if hand.get("finisher") is not None else None
     for seat, entry in enumerate(entries):
         if entry.opened is not None and seat != finisher and entry.face_sum == 0 and entry.okeys == 0:
             raise InvalidHandRecordError(

@@ -218,6 +218,10 @@ EXPLANATIONS: dict[str, LazyString] = {
     "okey101.okey_discard": _l("%(finisher)s finished by discarding an okey: every hand score is doubled."),
     "okey101.elden": _l("%(finisher)s finished in one turn while nobody else had opened (elden): every hand score is doubled."),
     "okey101.pairs_finish": _l("%(finisher)s opened with pairs and finished: everyone else pays double."),
+    "okey101.okey_discard.off": _l("%(finisher)s finished by discarding an okey (doublings are off: nothing is doubled)."),
+    "okey101.elden.off": _l("%(finisher)s finished in one turn while nobody else had opened (elden; doublings are off: "
+                            "nothing is doubled)."),
+    "okey101.pairs_finish.off": _l("%(finisher)s opened with pairs and finished (doublings are off: nobody pays double)."),
     "okey101.stock_exhausted": _l("The stock ran out: nobody finished, nobody gets -101."),
     "okey101.multipliers_off": _l("Doublings are off (katlamalı off): every ×2 is ignored."),
     "okey101.finisher": _l("%(seat)s finished: -101%(times)s → %(score)s."),
