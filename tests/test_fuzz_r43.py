@@ -131,6 +131,7 @@ BATCH_BASES: dict[str, list[dict[str, Any]]] = {
         {"op": "score", "game": "rummikub", "hand": {"winner": 0, "racks": ["", "R5 J", "K12 B1"]}},
         {"op": "score", "game": "rummikub", "hand": {"winner": None, "racks": ["R3 R4", "K10", "J"]}},
         {"op": "options", "game": "rummikub"},
+        {"op": "opening", "game": "rummikub", "tiles": "R10 R11 R12 K1 K2 K3 J B5"},
         {"op": "turn", "game": "rummikub", "before": "R4 J R6", "after": "R4 R5 R6 | K9 K10 J", "opened": True,
          "rack": "R5 K9 K10 Y1"},
         {"op": "turn", "game": "rummikub", "after": "R10 R11 R12", "opened": False},
