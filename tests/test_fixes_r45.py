@@ -65,3 +65,17 @@ def test_H6_with_doublings_off_no_line_says_a_score_is_doubled() -> None:
     on = score_okey101_hand(_hand(), Okey101Options())
     assert "finished by discarding an okey: every hand score is doubled" in " ".join(on.to_dict()["explain"])
     assert json.dumps(off.to_dict())  # the record's explanation stays plain data
+
+
+@pytest.mark.parametrize(("lang", "words"), [("tr", "katlama kapalı: hiçbir puan katlanmaz"),
+                                             ("ru", "удвоения выключены: ничего не удваивается"),
+                                             ("th", "ปิดการคูณสอง: ไม่มีคะแนนใดคูณสอง")])
+def test_H6_the_doublings_off_lines_read_in_the_players_language(tmp_path: Path, lang: str, words: str) -> None:
+    from companion.web import create_app
+    from companion.web.views_text import explain
+
+    score = score_okey101_hand(_hand(), Okey101Options(multipliers=False))
+    app = create_app({"DATA_DIR": str(tmp_path)})
+    with app.test_request_context(headers={"Accept-Language": lang}):
+        lines = [explain(line, ["Ali", "Veli", "Ayşe", "Can"]) for line in score.explain]
+    assert lines[0].startswith("Ali") and words in lines[0]
