@@ -554,7 +554,7 @@ def opening(request: Mapping[str, Any], options: RummikubOptions | None = None) 
     best = best_initial_meld(rack, options)
     laid = best.to_dict() if best else {"melds": [], "faces": []}
     melds, faces = laid["melds"], laid["faces"]
-    value = best.opening or 0 if best else 0
+    value = (best.opening or 0) if best else 0
     used, left = Counter(code for meld in melds for code in meld), []
     for tile in rack:
         if used[tile.code]:

@@ -1,5 +1,6 @@
 """Rummikub (RULES.md §R, seed 002): its registry entry and its operations: ``solve`` (the lay-down assistant,
-R4), ``opening`` (the best initial meld of a rack, R3), ``meld`` (melds as laid, R2-R3), ``turn`` (was a turn legal, R3-R5) and ``joker`` (may a tile take a laid joker, R5).
+R4), ``opening`` (the best initial meld of a rack, R3), ``meld`` (melds as laid, R2-R3), ``turn`` (was a turn
+legal, R3-R5) and ``joker`` (may a tile take a laid joker, R5).
 
 The engine is :mod:`companion.rules.rummikub` (R1-R6) and :mod:`companion.rules.rummikub_laydown` (R4).
 No dice ritual: Rummikub players simply take 14 tiles each (R1).
