@@ -54,6 +54,18 @@ FONT_ROOT = Path("/usr/share/fonts/truetype")
 URW_ROOT = Path("/usr/share/fonts/opentype/urw-base35")
 FONTS = [str(FONT_ROOT / name) for name in FONT_CANDIDATES if (FONT_ROOT / name).exists()]
 FONTS += sorted(str(p) for p in URW_ROOT.glob("*-Bold.otf")) if URW_ROOT.exists() else []
+
+
+def _installed(names: tuple[str, ...]) -> list[str]:
+    """The paths of the faces ``names`` (under /usr/share/fonts) this machine has."""
+    return [str(FONT_ROOT.parent / name) for name in names if (FONT_ROOT.parent / name).exists()]
+
+
+def _absent(names: tuple[str, ...]) -> list[str]:
+    """The faces ``names`` this machine lacks."""
+    return [name for name in names if not (FONT_ROOT.parent / name).exists()]
+
+
 # Bold faces the training pool never drew (``--unseen-fonts``): monospaced faces with slab serifs and a flagged,
 # footed 1, a geometric sans and a heavy old-style serif, to measure how reading carries over to a tile set
 # whose numerals the classifier has not learnt.
@@ -63,7 +75,7 @@ UNSEEN_FONT_CANDIDATES = (
     "truetype/tlwg/Laksaman-Bold.ttf", "opentype/urw-base35/URWGothic-Demi.otf",
     "opentype/urw-base35/URWBookman-Demi.otf",
 )
-UNSEEN_FONTS = [str(FONT_ROOT.parent / name) for name in UNSEEN_FONT_CANDIDATES if (FONT_ROOT.parent / name).exists()]
+UNSEEN_FONTS = _installed(UNSEEN_FONT_CANDIDATES)
 # Heavier and narrower faces than any the training pool drew (``--heavy-fonts``), never trained on either: black
 # and extra-bold sans faces, condensed and extra-condensed ones, a condensed black serif. Real Okey numerals are
 # often engraved this heavy or this narrow. They come from packages the renderer's pool does not need.
@@ -74,7 +86,7 @@ HEAVY_FONT_CANDIDATES = (
     "truetype/roboto/unhinted/RobotoCondensed-Bold.ttf", "truetype/open-sans/OpenSans-ExtraBold.ttf",
     "opentype/cantarell/Cantarell-ExtraBold.otf",
 )
-HEAVY_FONTS = [str(FONT_ROOT.parent / name) for name in HEAVY_FONT_CANDIDATES if (FONT_ROOT.parent / name).exists()]
+HEAVY_FONTS = _installed(HEAVY_FONT_CANDIDATES)
 HEAVY_FONT_PACKAGES = ("fonts-noto-extra fonts-lato fonts-inter fonts-league-spartan fonts-bebas-neue "
                        "fonts-roboto-unhinted fonts-open-sans fonts-cantarell")
 # Numeral shapes the pool lacked, added to it for training racks (``--more-shapes``): a slab serif, old-style figures,
@@ -86,26 +98,42 @@ SHAPE_FONT_CANDIDATES = (
     "truetype/charis/CharisSIL-Bold.ttf", "truetype/crosextra/Caladea-Bold.ttf",
     "truetype/noto/NotoSansMono-ExtraBold.ttf",
 )
-SHAPE_FONTS = [str(FONT_ROOT.parent / name) for name in SHAPE_FONT_CANDIDATES if (FONT_ROOT.parent / name).exists()]
+SHAPE_FONTS = _installed(SHAPE_FONT_CANDIDATES)
 SHAPE_FONT_PACKAGES = ("fonts-roboto-slab fonts-ebgaramond fonts-firacode fonts-jetbrains-mono fonts-sil-charis "
                        "fonts-crosextra-caladea fonts-noto-core")
 # The faces every set in models/README was rendered with: a machine that lacks some draws other racks from the same
 # seed (another face is drawn, and every random draw after it moves), so its figures are not the README's.
 FONT_PACKAGES = "fonts-dejavu-core fonts-noto-core fonts-tlwg-*-ttf fonts-liberation fonts-freefont-ttf fonts-urw-base35"
 URW_BOLD_FACES = 6
+POOLS_CLASH = "--unseen-fonts, --heavy-fonts and --more-shapes are three pools: choose one"
 
 
 def missing_fonts(unseen: bool = False, heavy: bool = False, shapes: bool = False) -> list[str]:
     """The faces of the renderer's pool (or of ``--unseen-fonts``, ``--heavy-fonts``) that this machine lacks; with
     ``shapes`` the pool's and ``--more-shapes``' faces."""
     if shapes and not (unseen or heavy):
-        return missing_fonts() + [name for name in SHAPE_FONT_CANDIDATES if not (FONT_ROOT.parent / name).exists()]
+        return missing_fonts() + _absent(SHAPE_FONT_CANDIDATES)
     if unseen or heavy:
-        return [name for name in (UNSEEN_FONT_CANDIDATES if unseen else HEAVY_FONT_CANDIDATES)
-                if not (FONT_ROOT.parent / name).exists()]
+        return _absent(UNSEEN_FONT_CANDIDATES if unseen else HEAVY_FONT_CANDIDATES)
     missing = [name for name in FONT_CANDIDATES if not (FONT_ROOT / name).exists()]
     urw = len(FONTS) - (len(FONT_CANDIDATES) - len(missing))
     return missing + ([f"urw-base35/*-Bold.otf ({urw} of {URW_BOLD_FACES})"] if urw < URW_BOLD_FACES else [])
+
+
+def font_packages(heavy: bool = False, shapes: bool = False) -> str:
+    """The Debian packages of the faces a pool draws (the training pool's, ``--heavy-fonts``' or ``--more-shapes``')."""
+    return HEAVY_FONT_PACKAGES if heavy else FONT_PACKAGES + (" " + SHAPE_FONT_PACKAGES if shapes else "")
+
+
+def use_pool(unseen: bool = False, heavy: bool = False, shapes: bool = False) -> None:
+    """Draw the numerals from the pool the flags choose (one at most): ``--unseen-fonts``' faces or
+    ``--heavy-fonts``' instead of the training pool's, or ``--more-shapes``' beside them."""
+    if shapes:
+        FONTS.extend(SHAPE_FONTS)
+    if heavy:
+        FONTS[:] = HEAVY_FONTS
+    if unseen:
+        FONTS[:] = UNSEEN_FONTS
 
 TILE_H = 150
 NUMBERED = [f"{c}{n}" for c in "RYBK" for n in range(1, 14)]
@@ -620,24 +648,18 @@ def main() -> None:
                         help="render with whichever faces are installed (the racks then differ from the README's sets)")
     args = parser.parse_args()
     if sum((args.unseen_fonts, args.heavy_fonts, args.more_shapes)) > 1:
-        parser.error("--unseen-fonts, --heavy-fonts and --more-shapes are three pools: choose one")
+        parser.error(POOLS_CLASH)
     missing = missing_fonts(args.unseen_fonts, args.heavy_fonts, args.more_shapes)
     if missing and not args.any_fonts:
-        packages = HEAVY_FONT_PACKAGES if args.heavy_fonts else FONT_PACKAGES + (" " + SHAPE_FONT_PACKAGES if args.more_shapes else "")
         parser.error(f"{len(missing)} font faces are missing ({', '.join(missing[:4])}{' …' if len(missing) > 4 else ''}): "
                      f"the racks would not be those of models/README for the same seed. Install them "
-                     f"(apt-get install {packages}) or pass --any-fonts")
-    if args.more_shapes:
-        FONTS.extend(SHAPE_FONTS)
-    if args.heavy_fonts:
-        if not HEAVY_FONTS:
-            parser.error(f"none of HEAVY_FONT_CANDIDATES is installed (Debian: {HEAVY_FONT_PACKAGES})")
-        FONTS[:] = HEAVY_FONTS
-    if args.unseen_fonts:
-        if not UNSEEN_FONTS:
-            parser.error("none of UNSEEN_FONT_CANDIDATES is installed (Debian: fonts-dejavu-core, fonts-liberation, "
-                         "fonts-tlwg-*, fonts-urw-base35)")
-        FONTS[:] = UNSEEN_FONTS
+                     f"(apt-get install {font_packages(args.heavy_fonts, args.more_shapes)}) or pass --any-fonts")
+    if args.heavy_fonts and not HEAVY_FONTS:
+        parser.error(f"none of HEAVY_FONT_CANDIDATES is installed (Debian: {HEAVY_FONT_PACKAGES})")
+    if args.unseen_fonts and not UNSEEN_FONTS:
+        parser.error("none of UNSEEN_FONT_CANDIDATES is installed (Debian: fonts-dejavu-core, fonts-liberation, "
+                     "fonts-tlwg-*, fonts-urw-base35)")
+    use_pool(args.unseen_fonts, args.heavy_fonts, args.more_shapes)
     args.out.mkdir(parents=True, exist_ok=True)
     if args.pairs:
         _write_pairs(args.out, args.count, args.seed, args.style or "tilted", args.start, args.overlap)

@@ -604,18 +604,12 @@ def main() -> None:
                         help="write labels.csv again for photos already rendered (the same scenes, no photo render)")
     args = parser.parse_args()
     if sum((args.unseen_fonts, args.heavy_fonts, args.more_shapes)) > 1:
-        parser.error("--unseen-fonts, --heavy-fonts and --more-shapes are three pools: choose one")
+        parser.error(flat.POOLS_CLASH)
     missing = flat.missing_fonts(args.unseen_fonts, args.heavy_fonts, args.more_shapes)
     if missing:
-        packages = (flat.HEAVY_FONT_PACKAGES if args.heavy_fonts
-                    else flat.FONT_PACKAGES + (" " + flat.SHAPE_FONT_PACKAGES if args.more_shapes else ""))
-        parser.error(f"{len(missing)} font faces are missing: install them (apt-get install {packages})")
-    if args.unseen_fonts:
-        flat.FONTS[:] = flat.UNSEEN_FONTS
-    if args.heavy_fonts:
-        flat.FONTS[:] = flat.HEAVY_FONTS
-    if args.more_shapes:
-        flat.FONTS.extend(flat.SHAPE_FONTS)
+        parser.error(f"{len(missing)} font faces are missing: install them "
+                     f"(apt-get install {flat.font_packages(args.heavy_fonts, args.more_shapes)})")
+    flat.use_pool(args.unseen_fonts, args.heavy_fonts, args.more_shapes)
     names = [f"rack_{number:04d}.jpg" for number in range(args.start, args.start + args.count)]
     unrendered = [name for name in names if not (args.out / name).is_file()]
     if args.labels_only and unrendered:
