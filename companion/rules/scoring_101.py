@@ -195,7 +195,7 @@ def score_okey101_hand(hand: Mapping[str, Any], options: Okey101Options | None =
     players = len(entries)
     if options.partners and players != 4:
         raise InvalidHandRecordError(f"partners need 4 players, the hand has {players}")
-    finisher = _seat(hand.get("finisher"), players, "finisher") if hand.get("finisher") is not None else None
+    finisher = _finisher(hand, players)
     finish = hand.get("finish", "normal")
     if finish not in ("normal", "okey_discard"):
         raise InvalidHandRecordError(f"invalid finish {finish!r}: use 'normal' or 'okey_discard'")
@@ -312,23 +312,24 @@ def _hand_lines(
     lines: list[Explanation] = []
     doublings: list[str] = []
     name = "" if finisher is None else _who(finisher)
-    # With doublings off (H6) each line says what happened without a doubling the scores do not carry.
-    off = "" if options.multipliers else ".off"
+
+    def doubling(key: str, doubled: str, undoubled: str) -> None:
+        """What happened and the doubling it brings; with doublings off (H6), that it brings none (``key.off``)."""
+        text, key = (doubled, key) if options.multipliers else (undoubled, key + ".off")
+        lines.append(_line(key, f"{name} {text}", finisher=finisher))
+
     if okey_discard:
         doublings.append("okey discard")
-        text = (f"{name} finished by discarding an okey: every hand score is doubled." if not off else
-                f"{name} finished by discarding an okey (doublings are off: nothing is doubled).")
-        lines.append(_line("okey101.okey_discard" + off, text, finisher=finisher))
+        doubling("okey101.okey_discard", "finished by discarding an okey: every hand score is doubled.",
+                 "finished by discarding an okey (doublings are off: nothing is doubled).")
     if elden:
         doublings.append("elden")
-        text = (f"{name} finished in one turn while nobody else had opened (elden): every hand score is doubled."
-                if not off else f"{name} finished in one turn while nobody else had opened (elden; doublings are "
-                                "off: nothing is doubled).")
-        lines.append(_line("okey101.elden" + off, text, finisher=finisher))
+        doubling("okey101.elden", "finished in one turn while nobody else had opened (elden): every hand score is "
+                 "doubled.", "finished in one turn while nobody else had opened (elden; doublings are off: nothing "
+                 "is doubled).")
     if pairs_finish:
-        text = (f"{name} opened with pairs and finished: everyone else pays double." if not off else
-                f"{name} opened with pairs and finished (doublings are off: nobody pays double).")
-        lines.append(_line("okey101.pairs_finish" + off, text, finisher=finisher))
+        doubling("okey101.pairs_finish", "opened with pairs and finished: everyone else pays double.",
+                 "opened with pairs and finished (doublings are off: nobody pays double).")
     if finisher is None:
         lines.append(_line("okey101.stock_exhausted", "The stock ran out: nobody finished, nobody gets -101."))
     if not options.multipliers and (doublings or any(entry.opened == "pairs" for entry in entries)):
@@ -445,6 +446,11 @@ def _seat(value: Any, players: int, name: str) -> int:
     return int(value)
 
 
+def _finisher(hand: Mapping[str, Any], players: int) -> int | None:
+    """The record's finisher seat, ``None`` where the stock ran out."""
+    return None if hand.get("finisher") is None else _seat(hand["finisher"], players, "finisher")
+
+
 def _flag(hand: Mapping[str, Any], name: str) -> bool:
     value = hand.get(name, False)
     if not isinstance(value, bool):
@@ -536,8 +542,7 @@ def admit_okey101_hand(hand: Mapping[str, Any], options: Okey101Options | None =
                                       f"holds at most {MAX_RACK_TILES} when a hand ends (H2)")
         if entry.tiles is None and entry.face_sum > MAX_RACK_SUM:
             raise InvalidHandRecordError(_bad_sum(entry.face_sum, seat))
-    # the finisher's own errors first: a seat typed as text is said as such, not as an emptied rack
-    finisher = _seat(hand.get("finisher"), len(entries), "finisher") if hand.get("finisher") is not None else None
+    finisher = _finisher(hand, len(entries))  # its own errors first: a seat typed as text is not an emptied rack
     for seat, entry in enumerate(entries):
         if entry.opened is not None and seat != finisher and entry.face_sum == 0 and entry.okeys == 0:
             raise InvalidHandRecordError(
@@ -548,8 +553,7 @@ def admit_okey101_hand(hand: Mapping[str, Any], options: Okey101Options | None =
     if okeys > SET_OKEYS:
         raise ImpossibleHandError(f"impossible hand: {okeys} okeys on the racks and the finishing discard, but a set "
                                   f"has only {SET_OKEYS} (O1, O3): correct the racks, the typed okeys or the finish")
-    if hand.get("elden") is True and isinstance(finisher, int) and 0 <= finisher < len(entries) \
-            and entries[finisher].opened == "pairs":
+    if hand.get("elden") is True and finisher is not None and entries[finisher].opened == "pairs":
         raise InvalidHandRecordError(
             "elden with a pairs opening is impossible: the finisher lays 21 tiles in one turn and pairs take an even "
             "number, with no one else's melds to add to (H4): set elden to false or 'opened' to 'melds'"
