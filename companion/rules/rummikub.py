@@ -527,10 +527,10 @@ def best_initial_meld(rack: TilesLike, options: RummikubOptions | None = None) -
                          joker_points=options.joker_points)
         return found if found.possible else None
 
-    best, low, high = worth(1), 1, ceiling + 1  # melds worth ``low`` can be laid, ``high`` cannot
+    best = worth(1)
     if best is None:
         return None
-    low = best.opening or low
+    low, high = best.opening or 1, ceiling + 1  # melds worth ``low`` can be laid, worth ``high`` cannot
     while high - low > 1:
         middle = (low + high) // 2
         found = worth(middle)
