@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/eval_vision.py [--models models] [--verbose]
     .venv/bin/python scripts/eval_vision.py --synthetic scripts/cache/synthetic-eval   # rendered, seed 9001
-    .venv/bin/python scripts/eval_vision.py --synthetic scripts/cache/racks-eval-*     # rendered racks, seed 9101
+    .venv/bin/python scripts/eval_vision.py --synthetic scripts/cache/racks-dev-*      # rendered racks, seed 9101 (scripts/vision_figures.py renders every dev set)
     .venv/bin/python scripts/eval_vision.py --labelled kept                            # okey-companion photos export kept
 
 Figures: per-tile detection recall and precision (IoU ≥ 0.5), classification accuracy of the detected
@@ -21,7 +21,7 @@ import statistics
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
@@ -143,23 +143,66 @@ def right_on_boxes(read: Sequence[DetectedTile], boxes: np.ndarray, codes: Seque
     return sum(tile.tile == codes[int(np.argmax(box_iou(np.asarray(tile.box, np.float32), boxes)))] for tile in read)
 
 
-def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool, thresholds: tuple[float, ...] = (),
-             photo: Callable[[np.ndarray], np.ndarray] | None = None) -> None:
-    """Print the figures for ``samples`` as markdown table rows; ``photo`` changes each photo before it is read
-    (a stress test)."""
+@dataclass
+class Tally:
+    """What reading a set of labelled photos counted: tallies of several sets add up (``+``) to the figures of all
+    of them together, without reading any photo again."""
+
+    photos: int = 0
+    truths: int = 0
+    found_total: int = 0
+    matched: int = 0
+    correct: int = 0
+    exact: int = 0
+    on_truth_right: int = 0
+    boxed_total: int = 0
+    flagged_wrong: int = 0
+    flagged_right: int = 0
+    upside_known: int = 0
+    upside_right: int = 0
+    sure: int = 0
+    sure_wrong: int = 0
+    sure_extra: int = 0
+    glare_warned: int = 0
+    glare_missed: int = 0
+    glare_missed_warned: int = 0
+    glare_exact: int = 0
+    blur_warned: int = 0
+    blur_truths: int = 0
+    blur_right: int = 0
+    colour_table: Counter[tuple[str, str]] = field(default_factory=Counter)
+    number_table: Counter[tuple[str, str]] = field(default_factory=Counter)
+    per_colour: Counter[tuple[str, str]] = field(default_factory=Counter)
+    colour_confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
+    number_confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
+    flagged_why: Counter[str] = field(default_factory=Counter)
+    """What flags the tiles read right but flagged."""
+    read: list[tuple[float, bool, bool]] = field(default_factory=list)
+    """(confidence, flagged though confident, read right) of every found tile."""
+    times: list[float] = field(default_factory=list)
+
+    def __add__(self, other: Tally) -> Tally:
+        """Both sets' counts together.
+
+        >>> a, b = Tally(photos=1, truths=3, correct=2), Tally(photos=2, truths=5, correct=5)
+        >>> a.colour_table[("R", "Y")] = 1; b.colour_table[("R", "Y")] = 2; b.times.append(90.0)
+        >>> both = a + b
+        >>> both.photos, both.truths, both.correct, both.colour_table[("R", "Y")], both.times
+        (3, 8, 7, 3, [90.0])
+        """
+        return Tally(**{f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(Tally)})
+
+    @property
+    def extra(self) -> int:
+        return self.found_total - self.matched
+
+
+def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool,
+             photo: Callable[[np.ndarray], np.ndarray] | None = None) -> Tally:
+    """Read ``samples`` and count what was read right (``report`` prints it); ``photo`` changes each photo before it
+    is read (a stress test).  ``verbose`` prints every mistake as it is found."""
     recognizer.recognize(samples[0].path)  # warm-up: the first run pays for allocations
-    truths = found_total = matched = correct = exact = on_truth_right = flagged_wrong = flagged_right = boxed_total = 0
-    upside_known = upside_right = sure = sure_wrong = sure_extra = 0
-    glare_warned = glare_missed = glare_missed_warned = glare_exact = 0
-    blur_warned = blur_truths = blur_right = 0
-    colour_table: Counter[tuple[str, str]] = Counter()
-    number_table: Counter[tuple[str, str]] = Counter()
-    per_colour: Counter[tuple[str, str]] = Counter()
-    read: list[tuple[float, bool, bool]] = []  # (confidence, flagged though confident, read right) of every found tile
-    colour_confusions: Counter[tuple[str, str]] = Counter()
-    number_confusions: Counter[tuple[str, str]] = Counter()
-    flagged_why: Counter[str] = Counter()  # what flags the tiles read right but flagged
-    times = []
+    n = Tally(photos=len(samples))
     for sample in samples:
         pixels = load_image(sample.path)
         if sample.columns is not None:
@@ -167,106 +210,111 @@ def evaluate(recognizer: Recognizer, samples: list[Sample], verbose: bool, thres
         if photo is not None:
             pixels = photo(pixels)
         boxed = [t for t, (_, box) in enumerate(sample.tiles) if box]
-        boxed_total += len(boxed)
+        n.boxed_total += len(boxed)
         truth_boxes = np.array([sample.tiles[t][1] for t in boxed], np.float32).reshape(-1, 4)
         on_truth = recognizer.read_tiles(pixels, truth_boxes, np.ones(len(truth_boxes), np.float32)) if boxed else []
-        on_truth_right += right_on_boxes(on_truth, truth_boxes, [sample.tiles[t][0] for t in boxed])
+        n.on_truth_right += right_on_boxes(on_truth, truth_boxes, [sample.tiles[t][0] for t in boxed])
         result = recognizer.recognize(sample.path if photo is None and sample.columns is None else pixels)
-        times.append(result.elapsed_ms)
+        n.times.append(result.elapsed_ms)
         found = [(t.tile, t.box, t.confidence) for t in result.tiles]
         pairs = match(list(sample.tiles), found, wholes=sample.wholes)
         right = sum(sample.tiles[t][0] == found[f][0] for t, f in pairs)
         matched_found = {f for _, f in pairs}
-        sure_extra += sum(not tile.low_confidence for f, tile in enumerate(result.tiles) if f not in matched_found)
-        truths += len(sample.tiles)
-        found_total += len(found)
-        matched += len(pairs)
-        correct += right
-        exact += right == len(sample.tiles) == len(found)
+        n.sure_extra += sum(not tile.low_confidence for f, tile in enumerate(result.tiles) if f not in matched_found)
+        n.truths += len(sample.tiles)
+        n.found_total += len(found)
+        n.matched += len(pairs)
+        n.correct += right
+        n.exact += right == len(sample.tiles) == len(found)
         matched_truth = {t for t, _ in pairs}
         warned = GLARE_MESSAGE in result.warnings
         blown = blown_out(pixels)
         missed_under_glare = any(t not in matched_truth and box and under_glare(blown, box)
                                  for t, (_, box) in enumerate(sample.tiles))
-        glare_warned += warned
-        glare_missed += missed_under_glare
-        glare_missed_warned += missed_under_glare and warned
-        glare_exact += warned and right == len(sample.tiles) == len(found)
+        n.glare_warned += warned
+        n.glare_missed += missed_under_glare
+        n.glare_missed_warned += missed_under_glare and warned
+        n.glare_exact += warned and right == len(sample.tiles) == len(found)
         if BLUR_MESSAGE in result.warnings:
-            blur_warned, blur_truths, blur_right = blur_warned + 1, blur_truths + len(sample.tiles), blur_right + right
+            n.blur_warned, n.blur_truths, n.blur_right = n.blur_warned + 1, n.blur_truths + len(sample.tiles), n.blur_right + right
         for t, (want, _) in enumerate(sample.tiles):
-            per_colour[(_colour(want), "all")] += 1
+            n.per_colour[(_colour(want), "all")] += 1
             if t not in matched_truth:
-                colour_table[(_colour(want), "—")] += 1
-                number_table[(_number(want), "—")] += 1
+                n.colour_table[(_colour(want), "—")] += 1
+                n.number_table[(_number(want), "—")] += 1
         for t, f in pairs:
             want, got = sample.tiles[t][0], found[f][0]
             flagged = result.tiles[f].low_confidence
-            colour_table[(_colour(want), _colour(got))] += 1
-            number_table[(_number(want), _number(got))] += 1
-            per_colour[(_colour(want), "found")] += 1
-            per_colour[(_colour(want), "right")] += want == got
-            sure += not flagged
-            sure_wrong += not flagged and want != got
-            read.append((result.tiles[f].confidence, flagged and result.tiles[f].confidence >= LOW_CONFIDENCE, want == got))
-            flagged_wrong += flagged and want != got
-            flagged_right += flagged and want == got
+            n.colour_table[(_colour(want), _colour(got))] += 1
+            n.number_table[(_number(want), _number(got))] += 1
+            n.per_colour[(_colour(want), "found")] += 1
+            n.per_colour[(_colour(want), "right")] += want == got
+            n.sure += not flagged
+            n.sure_wrong += not flagged and want != got
+            n.read.append((result.tiles[f].confidence, flagged and result.tiles[f].confidence >= LOW_CONFIDENCE, want == got))
+            n.flagged_wrong += flagged and want != got
+            n.flagged_right += flagged and want == got
             if flagged and want == got:
-                flagged_why[why_flagged(result.tiles[f])] += 1
+                n.flagged_why[why_flagged(result.tiles[f])] += 1
             if sample.upside_down is not None:
-                upside_known += 1
-                upside_right += sample.upside_down[t] == result.tiles[f].upside_down
+                n.upside_known += 1
+                n.upside_right += sample.upside_down[t] == result.tiles[f].upside_down
             if _colour(want) != _colour(got):
-                colour_confusions[(_colour(want), _colour(got))] += 1
+                n.colour_confusions[(_colour(want), _colour(got))] += 1
             if _number(want) != _number(got):
-                number_confusions[(_number(want), _number(got))] += 1
+                n.number_confusions[(_number(want), _number(got))] += 1
             if verbose and want != got:
                 print(f"  {sample.path.name[:24]}: {want} read as {got} ({found[f][2]:.2f}, {'flagged' if flagged else 'SURE'})")
         if verbose and (len(pairs) < len(sample.tiles) or len(found) > len(pairs)):
             print(f"  {sample.path.name[:24]}: {len(sample.tiles) - len(pairs)} missed, {len(found) - len(pairs)} extra")
-    print(f"photos: {len(samples)}, tiles: {truths}")
+    return n
+
+
+def report(n: Tally, thresholds: tuple[float, ...] = ()) -> None:
+    """Print a tally's figures as markdown table rows, per colour, and the confusion tables."""
+    print(f"photos: {n.photos}, tiles: {n.truths}")
     print("| figure | value |\n|---|---|")
-    print(f"| detection recall (IoU ≥ 0.5) | {matched / truths:.1%} ({matched}/{truths}) |")
-    print(f"| detection precision | {matched / max(found_total, 1):.1%} ({matched}/{found_total}) |")
-    print(f"| classification accuracy of detected tiles | {correct / max(matched, 1):.1%} ({correct}/{matched}) |")
-    print(f"| classifier alone on the labelled boxes | {on_truth_right / max(boxed_total, 1):.1%} ({on_truth_right}/{boxed_total}) |")
-    print(f"| end-to-end: tiles read right / all tiles | {correct / truths:.1%} |")
-    print(f"| photos read exactly right | {exact / len(samples):.1%} ({exact}/{len(samples)}) |")
-    print(f"| time per photo: median / worst | {statistics.median(times):.0f} ms / {max(times):.0f} ms |")
-    print(f"| low confidence flagged: misread tiles / tiles read right | {flagged_wrong}/{matched - correct} / {flagged_right}/{correct} |")
-    extra = found_total - matched
-    print(f"| issue's figures: found and read right / extra / sure tiles wrong | {correct / truths:.1%} / "
-          f"{extra / truths:.1%} ({extra}) / {sure_wrong / max(sure, 1):.1%} ({sure_wrong}/{sure}) |")
+    print(f"| detection recall (IoU ≥ 0.5) | {n.matched / n.truths:.1%} ({n.matched}/{n.truths}) |")
+    print(f"| detection precision | {n.matched / max(n.found_total, 1):.1%} ({n.matched}/{n.found_total}) |")
+    print(f"| classification accuracy of detected tiles | {n.correct / max(n.matched, 1):.1%} ({n.correct}/{n.matched}) |")
+    print(f"| classifier alone on the labelled boxes | {n.on_truth_right / max(n.boxed_total, 1):.1%} ({n.on_truth_right}/{n.boxed_total}) |")
+    print(f"| end-to-end: tiles read right / all tiles | {n.correct / n.truths:.1%} |")
+    print(f"| photos read exactly right | {n.exact / n.photos:.1%} ({n.exact}/{n.photos}) |")
+    print(f"| time per photo: median / worst | {statistics.median(n.times):.0f} ms / {max(n.times):.0f} ms |")
+    print(f"| low confidence flagged: misread tiles / tiles read right | {n.flagged_wrong}/{n.matched - n.correct} / {n.flagged_right}/{n.correct} |")
+    extra = n.extra
+    print(f"| issue's figures: found and read right / extra / sure tiles wrong | {n.correct / n.truths:.1%} / "
+          f"{extra / n.truths:.1%} ({extra}) / {n.sure_wrong / max(n.sure, 1):.1%} ({n.sure_wrong}/{n.sure}) |")
     print(f"| extra boxes read as sure tiles (no tile labelled there: a tile less than 60 % in the frame, a box on "
-          f"part of a tile) | {sure_extra} |")
+          f"part of a tile) | {n.sure_extra} |")
     print(f"| glare warned: photos / of those with a tile missed under glare (half its box blown out) / of those read "
-          f"exactly | {glare_warned} / {glare_missed_warned} of {glare_missed} / {glare_exact} of {exact} |")
-    print(f"| blur warned: photos / their tiles read right | {blur_warned} / {blur_right / max(blur_truths, 1):.1%} "
-          f"({blur_right}/{blur_truths}) |")
-    if upside_known:
-        print(f"| upside down told right (detected tiles) | {upside_right / upside_known:.1%} ({upside_right}/{upside_known}) |")
+          f"exactly | {n.glare_warned} / {n.glare_missed_warned} of {n.glare_missed} / {n.glare_exact} of {n.exact} |")
+    print(f"| blur warned: photos / their tiles read right | {n.blur_warned} / {n.blur_right / max(n.blur_truths, 1):.1%} "
+          f"({n.blur_right}/{n.blur_truths}) |")
+    if n.upside_known:
+        print(f"| upside down told right (detected tiles) | {n.upside_right / n.upside_known:.1%} ({n.upside_right}/{n.upside_known}) |")
     for threshold in thresholds:
         # A tile flagged for another reason (its two number readings disagree) stays flagged.
-        sure_at = [right for confidence, flagged, right in read if confidence >= threshold and not flagged]
+        sure_at = [right for confidence, flagged, right in n.read if confidence >= threshold and not flagged]
         wrong_at = sum(not right for right in sure_at)
-        flagged_right_at = sum(right for confidence, flagged, right in read if confidence < threshold or flagged)
+        flagged_right_at = sum(right for confidence, flagged, right in n.read if confidence < threshold or flagged)
         print(f"| low-confidence threshold {threshold:.2f}: sure tiles wrong / tiles read right but flagged | "
-              f"{wrong_at / max(len(sure_at), 1):.1%} ({wrong_at}/{len(sure_at)}) / {flagged_right_at}/{correct} |")
+              f"{wrong_at / max(len(sure_at), 1):.1%} ({wrong_at}/{len(sure_at)}) / {flagged_right_at}/{n.correct} |")
     print("\nper colour (truth): found / read right of found")
     print("| colour | tiles | found | read right |\n|---|---|---|---|")
     for c in ("R", "Y", "B", "K", "F", "J"):
-        if per_colour[(c, "all")]:
-            all_, found_, right_ = per_colour[(c, "all")], per_colour[(c, "found")], per_colour[(c, "right")]
+        if n.per_colour[(c, "all")]:
+            all_, found_, right_ = n.per_colour[(c, "all")], n.per_colour[(c, "found")], n.per_colour[(c, "right")]
             print(f"| {c} | {all_} | {found_ / all_:.1%} | {right_ / max(found_, 1):.1%} |")
     print("\ncolour confusion (found tiles; — = not found):\n")
-    print(_table(colour_table, ["R", "Y", "B", "K", "F", "J"], ["R", "Y", "B", "K", "F", "J", "—"]))
-    numbers = [str(n) for n in range(1, 14)] + ["F", "J"]
+    print(_table(n.colour_table, ["R", "Y", "B", "K", "F", "J"], ["R", "Y", "B", "K", "F", "J", "—"]))
+    numbers = [str(k) for k in range(1, 14)] + ["F", "J"]
     print("\nnumber confusion:\n")
-    print(_table(number_table, numbers, numbers + ["—"]))
-    print("\ncolour confusions (truth→read):", ", ".join(f"{a}→{b}: {n}" for (a, b), n in colour_confusions.most_common()) or "none")
-    print("number confusions (truth→read):", ", ".join(f"{a}→{b}: {n}" for (a, b), n in number_confusions.most_common()) or "none")
+    print(_table(n.number_table, numbers, numbers + ["—"]))
+    print("\ncolour confusions (truth→read):", ", ".join(f"{a}→{b}: {count}" for (a, b), count in n.colour_confusions.most_common()) or "none")
+    print("number confusions (truth→read):", ", ".join(f"{a}→{b}: {count}" for (a, b), count in n.number_confusions.most_common()) or "none")
     print("right tiles flagged, by what flags them:",
-          ", ".join(f"{why}: {n}" for why, n in flagged_why.most_common()) or "none")
+          ", ".join(f"{why}: {count}" for why, count in n.flagged_why.most_common()) or "none")
 
 
 def _photo_rng(pixels: np.ndarray) -> np.random.Generator:
@@ -550,16 +598,18 @@ def main() -> None:
             samples = _moved(samples, args.farther)
         return _scaled(_halves(samples, args.halves) if args.halves is not None else samples, args.smaller * args.larger)
 
+    thresholds = tuple(args.thresholds)
     if not args.synthetic:
-        evaluate(recognizer, prepared(real_samples()), args.verbose, tuple(args.thresholds), photo)
+        report(evaluate(recognizer, prepared(real_samples()), args.verbose, photo), thresholds)
         return
-    groups = [prepared(synthetic_samples(folder)) for folder in args.synthetic]
-    for folder, samples in zip(args.synthetic, groups):
+    tallies = []
+    for folder in args.synthetic:
         print(f"\n## {folder.name}\n")
-        evaluate(recognizer, samples, args.verbose, tuple(args.thresholds), photo)
-    if len(groups) > 1:
+        tallies.append(evaluate(recognizer, prepared(synthetic_samples(folder)), args.verbose, photo))
+        report(tallies[-1], thresholds)
+    if len(tallies) > 1:
         print("\n## all together\n")
-        evaluate(recognizer, [s for group in groups for s in group], args.verbose, tuple(args.thresholds), photo)
+        report(sum(tallies[1:], tallies[0]), thresholds)
 
 
 if __name__ == "__main__":
