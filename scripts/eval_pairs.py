@@ -1,7 +1,7 @@
 """Evaluate a rack put together from two photos (a 101 rack too wide for one) and print a markdown report.
 
     .venv/bin/python scripts/eval_pairs.py scripts/cache/pairs-dev-*                     # rendered pairs
-    .venv/bin/python scripts/eval_pairs.py --halves scripts/cache/racks-eval-{front,tilted}  # one photo cut in two
+    .venv/bin/python scripts/eval_pairs.py --halves scripts/cache/racks-dev-{front,tilted}   # one photo cut in two
 
 A folder with ``whole.csv`` holds pairs rendered by ``scripts/render_racks.py --pairs`` (the left and the
 right part of a rack taken from the same seat, two photos apart); any other folder holds single rack photos

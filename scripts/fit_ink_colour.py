@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/fit_ink_colour.py --racks scripts/cache/racks --photos DIR \
         --racks3d scripts/cache/racks3d-train2-{tilted,front,rotated} scripts/cache/racks3d-train3-{tilted,front,rotated} \
-        --check scripts/cache/racks-eval-tilted scripts/cache/racks-eval-front scripts/cache/racks-eval-rotated
+        --check scripts/cache/racks-dev-tilted scripts/cache/racks-dev-front scripts/cache/racks-dev-rotated
 
 Features come from the labelled boxes (not from detections): the first ``--count`` photos of the rack
 pool (``render_racks.py --seed 2``, the classifier's training pool), the training split of the real

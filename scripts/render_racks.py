@@ -19,7 +19,7 @@ What is drawn (every choice from one ``random.Random``, so a seed fixes a photo)
   noise, JPEG.
 
     .venv/bin/python scripts/render_racks.py --out scripts/cache/racks --count 600 --seed 2
-    .venv/bin/python scripts/render_racks.py --out scripts/cache/racks-eval --count 60 --seed 9101 --style front
+    .venv/bin/python scripts/render_racks.py --out scripts/cache/racks-dev-front --count 25 --seed 9101 --style front   # a dev set (scripts/vision_figures.py lists them all)
 
 writes ``rack_0000.jpg`` … and ``labels.csv`` (image, tile, x1, y1, x2, y2, upside_down, style), the
 same columns as ``render_tiles.py`` plus the view style (``tilted``, ``front``, ``rotated``) so the

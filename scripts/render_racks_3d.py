@@ -28,7 +28,7 @@ Needs Blender as a Python module (``pip install bpy``: Python 3.11, about 370 MB
 with OpenCV and Pillow, in its own environment::
 
     python3.11 -m venv ../bpyenv && ../bpyenv/bin/pip install bpy opencv-python-headless pillow
-    ../bpyenv/bin/python scripts/render_racks_3d.py --out scripts/cache/racks3d-tilted --count 25 --seed 9801 --style tilted
+    ../bpyenv/bin/python scripts/render_racks_3d.py --out scripts/cache/racks3d-9801-tilted --count 25 --seed 9801 --style tilted   # a dev set (scripts/vision_figures.py)
 
 writes ``rack_0000.jpg`` … and ``labels.csv`` with ``render_racks.py``'s columns plus the whole tile's box
 (``whole_x1`` … ``whole_y2``: face, top and sides), for ``eval_vision.py --synthetic``.  About 30 s a photo on 2 cores
