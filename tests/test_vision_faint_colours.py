@@ -167,7 +167,7 @@ def test_a_rack_rendered_in_3d_under_a_warm_lamp_has_no_sure_tile_of_a_wrong_col
     assert _sure_colour_wrong(Recognizer(), pixels, image) == []
 
 
-# The boxes a detector fine-tuned with racks rendered in 3-D drew on rack3d_tilted_faint.jpg (models/README, twenty-first
+# The boxes a detector fine-tuned with racks rendered in 3-D drew on rack3d_tilted_faint.jpg (models/HISTORY.md, twenty-first
 # and twenty-second rounds): a little larger than the shipped detector's, so the crops the colours are read on differ.
 BOXES_3D = np.array([[580, 237, 640, 297], [468, 298, 517, 341], [505, 282, 552, 327], [382, 327, 435, 381],
                      [430, 311, 479, 359], [294, 358, 357, 415], [336, 343, 394, 399], [459, 359, 511, 415],

@@ -88,7 +88,7 @@ def test_a_tile_in_halves_is_mended_where_the_tiers_stand_closer_than_a_tile_is_
 
 def test_a_rack_turned_a_quarter_is_left_as_it_is() -> None:
     """Rows more than 20° off the photo's width are not looked for; a rack turned a quarter is no longer
-    fixed with its axes swapped (more tiles were read right without it: models/README.md, thirty-first round)."""
+    fixed with its axes swapped (more tiles were read right without it: models/HISTORY.md, thirty-first round)."""
     boxes = _rack()
     straddle = np.array([[50, 0, 70, 28]], np.float32)
     turned = np.concatenate([boxes, straddle])[:, [1, 0, 3, 2]]

@@ -125,14 +125,14 @@ red up to this share of the way, yellow from one minus it, untold between (an or
 centre, away from the other group, is told too.  Chosen (forty-second round) on the two one-ink 3-D sets of what no
 training rack had, in place of telling by the share of the two distances (``WARM_MARGIN`` 0.55, the same as 0.225 on
 the line but untold off it and beyond a centre): the four oranges of the window's photo read red and sure
-(``racks3d-light-rotated/rack_0015.jpg``, two of them beyond the yellows) are flagged now; elsewhere one more right
-tile flagged on the 2.5-D dev racks (models/README.md)."""
+(``racks3d-9881-rotated/rack_0015.jpg``, two of them beyond the yellows) are flagged now; elsewhere one more right
+tile flagged on the 2.5-D dev racks (models/HISTORY.md, forty-second round)."""
 DARK_APART = 0.06
 """Where the two groups lie too near in hue to be told by it (under ``GROUPS_APART``), or the yellower is the darker,
 the inks are split by their brightness alone: told when the brighter group's darkest ink lies this much brighter than the darker group's
 brightest (brightness relative to the face, so a lamp's strength cancels), the darker group red (a red ink always
 absorbs more light than a yellow one).  The fonts set's orange-brown reds (three read yellow and sure,
-``racks3d-unseen-tilted/rack_0010.jpg``) lie among its yellows in hue, 0.53 against 0.60-0.73 in brightness (one
+``racks3d-9871-tilted/rack_0010.jpg``) lie among its yellows in hue, 0.53 against 0.60-0.73 in brightness (one
 yellow's ink, glared, alone at -1° made the hue split)."""
 DARK_GROUPS_FROM = 6
 """… told so only where this many inks or more were measured, and where the darker group's inks lie closer together

@@ -17,7 +17,7 @@ Only boxes change, never what a tile is read as: the classifier reads the correc
 looked for only when most boxes lie side by side along a direction within 20° of the photo's width
 (:func:`rows_slope`); a rack turned further, loose tiles and tables are left as they are.  (A rack turned
 about a quarter was fixed too, with its axes swapped, until the thirty-first round; more tiles were read
-right without it: models/README.md.)
+right without it: models/HISTORY.md.)
 
 >>> boxes = np.array([[0, 0, 10, 14], [10, 0, 20, 7], [10, 7, 20, 14], [20, 0, 30, 14], [30, 0, 40, 14]], np.float32)
 >>> fixed, scores = apply_rack_prior(boxes, np.array([0.9, 0.8, 0.7, 0.9, 0.9], np.float32))

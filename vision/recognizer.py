@@ -60,7 +60,7 @@ def _models_dir() -> Path:
 MODELS_DIR = _models_dir()
 DETECTION_THRESHOLD = 0.3
 # Below this a tile is flagged for the user to confirm.  On the synthetic dev scenes 0.7 flags 21 of
-# 22 misreads (0.8: all 22, but also half of the tiles read right); see models/README.md.
+# 22 misreads (0.8: all 22, but also half of the tiles read right); see models/HISTORY.md.
 LOW_CONFIDENCE = 0.7
 SECOND_SURE_FROM = 0.65
 """The second classifier, reading a tile as the first does, must be at least this sure of it for the tile to be sure
@@ -106,7 +106,7 @@ NO_NUMBER_WARNING = "no number seen: a false okey?"
 # A tile read as a number where the reader saw none, and the classifier gives the false okey this much, is read as
 # the false okey (flagged, as before): a clover emblem reads as a 4 to the classifier.  On every look at a labelled
 # tile of the 3-D and 2.5-D racks: 7 of the 12 false okeys so read made F, 1 of the 138 numbered tiles so read; the
-# tuning racks and the real photos: none either way (thirtieth round, models/README).
+# tuning racks and the real photos: none either way (thirtieth round, models/HISTORY.md).
 EMBLEM_FROM = 0.2
 FALSE_OKEY = KINDS.index("F")
 NO_COLOUR_WARNING = "no colour in the photo"
@@ -145,7 +145,7 @@ FACE_DOWN_WARNING = "no ink: face down or blank"
 # half their box blown out; the 35 real held-out photos have no tile with even 1 %.  A tile read there says so
 # (it is not flagged for it: most tiles under glare are still read right), and the photo says so (GLARE_MESSAGE)
 # when such a tile is read or a blown-out patch as large lies beside a read tile (a tile wholly blown out is never
-# found).  Chosen on the tuning racks (seed 9201); figures in models/README.md (tenth round).
+# found).  Chosen on the tuning racks (seed 9201); figures in models/HISTORY.md (tenth round).
 GLARE_LEVEL = 250
 GLARE_SHARE = 0.5
 GLARE_WARNING = "washed out by glare"
@@ -157,7 +157,7 @@ GLARE_MESSAGE = "glare washes out part of the tiles: tiles there may be misread 
 # BLUR_TILE_FROM px high are not measured (drawn larger they look blurred).  Chosen on the dev racks, as rendered and
 # smeared (scripts/eval_vision.py --shake): photos under 0.45 read 68-86 % right, the others 98 %; in them a sure
 # bar of 0.9 leaves 0 of 4 and 1 of 9 sure misreads (--shake 8, 12) for 60 more taps, and 3 more on the racks as
-# rendered.  Figures in models/README.md (sixteenth round).
+# rendered.  Figures in models/HISTORY.md (sixteenth round).
 BLURRED_BELOW = 0.45
 BLURRED_SURE_FROM = 0.9
 # A blurred tile in a photo sharp enough on the whole (issue 10, twenty-fifth round): the far tier out of focus, a
@@ -165,7 +165,7 @@ BLURRED_SURE_FROM = 0.9
 # from BLURRED_SURE_FROM, and says so (TILE_BLUR_WARNING) where the photo does not.  Chosen on the tuning and dev racks
 # (seeds 9201, 9101), as rendered and smeared (--shake 8, 12): of their 9 sure misreads it flags 5, for 4 more taps on
 # 1,856 sure tiles as rendered and 35 on 2,754 smeared (0.55: the same 5 for 8 and 62; 0.6: 6 for 25 and 75).
-# Figures in models/README.md (twenty-fifth round).
+# Figures in models/HISTORY.md (twenty-fifth round).
 TILE_BLURRED_BELOW = 0.5
 TILE_BLUR_WARNING = "blurred"
 BLUR_TILE_FROM = 40
@@ -177,7 +177,7 @@ BLUR_MESSAGE = "blurred photo (the phone moved, or did not focus): hold the phon
 # 9101) and the racks rendered in 3-D (scripts/render_racks_3d.py, tilted, seed 9801): of their 5 sure misreads, 4 lay
 # in such photos, all colours; this bar leaves 1 of the 5 for 15 more taps on right tiles (0.9: 2 for 8; a bar on the
 # tile's whole confidence at 0.95 also left 1, for 99 taps, and tripled the taps on photos all taken in dim light).
-# Figures in models/README.md (eighteenth round).
+# Figures in models/HISTORY.md (eighteenth round).
 FAINT_COLOUR_SURE = 0.95
 # A tile cut by the frame with less than this share of a typical tile's box inside the photo is
 # "mostly outside" (the renderer labels a tile when 60 % of its face is in the frame).
