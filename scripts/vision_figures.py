@@ -123,7 +123,7 @@ def chosen(keys: list[str]) -> list[DevSet]:
 def list_sets(sets: list[DevSet]) -> None:
     for dev in sets:
         counts = [rendered(dev.folder(style)) for style in STYLES]
-        state = "ready" if all(c == dev.count for c in counts) else "missing " + ", ".join(
+        state = "ready" if all(c >= dev.count for c in counts) else "missing " + ", ".join(
             f"{style} {dev.count - c}" for style, c in zip(STYLES, counts) if c < dev.count)
         print(f"{dev.key:10} seed {dev.seed}  {dev.count} a style  {'3-D ' if dev.three_d else '2.5-D'}  {state}  "
               f"({dev.title}; {dev.folder('tilted').name} …)")
@@ -140,7 +140,9 @@ def render(sets: list[DevSet], blender: str | None) -> None:
             start = _resume_at(dev.folder(style))
             command = dev.command(style, blender if dev.three_d else sys.executable, start)
             print("$", " ".join(command), flush=True)
-            subprocess.run(command, check=True)
+            if subprocess.run(command).returncode:
+                sys.exit(f"{dev.folder(style).name}: the renderer stopped (its message is above); run 'render' again "
+                         "once it is mended, and the folder carries on where it stopped")
 
 
 HEADER = ("| set | tiles | found and read right | extra boxes | sure tiles wrong | right tiles flagged | photos read exactly |"

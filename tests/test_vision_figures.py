@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "vision_figures.py"
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -120,3 +122,21 @@ def test_real_photos_named_but_not_there_is_a_clear_exit(tmp_path: Path) -> None
                          capture_output=True, text=True, timeout=120, env=env)
     assert run.returncode != 0 and "has no images/ folder" in run.stderr and "--photos DIR" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+def test_a_renderer_that_stops_ends_the_render_plainly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """A renderer that exits with an error (fonts missing, Blender absent) stops ``render`` with a line saying which
+    folder and that it carries on; no traceback, no later folder started."""
+    import vision_figures
+
+    ran: list[list[str]] = []
+    monkeypatch.setattr(vision_figures, "CACHE", tmp_path)
+    monkeypatch.setattr(vision_figures.subprocess, "run",
+                        lambda command: ran.append(command) or subprocess.CompletedProcess(command, 2))
+    dev = next(dev for dev in vision_figures.SETS if dev.key == "dev")
+    with pytest.raises(SystemExit) as stopped:
+        vision_figures.render([dev], blender=None)
+    assert "racks-dev-front: the renderer stopped" in str(stopped.value) and "carries on" in str(stopped.value)
+    assert len(ran) == 1 and ran[0][ran[0].index("--style") + 1] == "front"
+    assert capsys.readouterr().out.startswith("$ ")
