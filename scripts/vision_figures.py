@@ -57,6 +57,10 @@ class DevSet:
     def folder(self, style: str) -> Path:
         return CACHE / (f"racks3d-{self.seed}-{style}" if self.three_d else f"racks-{self.key}-{style}")
 
+    def ready(self) -> bool:
+        """Whether every style's folder holds the set's photos."""
+        return all(rendered(self.folder(style)) >= self.count for style in STYLES)
+
     def command(self, style: str, python: str, start: int = 0) -> list[str]:
         script = "render_racks_3d.py" if self.three_d else "render_racks.py"
         part = ["--start", str(start)] if start else []
@@ -122,9 +126,8 @@ def chosen(keys: list[str]) -> list[DevSet]:
 
 def list_sets(sets: list[DevSet]) -> None:
     for dev in sets:
-        counts = [rendered(dev.folder(style)) for style in STYLES]
-        state = "ready" if all(c >= dev.count for c in counts) else "missing " + ", ".join(
-            f"{style} {dev.count - c}" for style, c in zip(STYLES, counts) if c < dev.count)
+        state = "ready" if dev.ready() else "missing " + ", ".join(
+            f"{style} {dev.count - done}" for style in STYLES if (done := rendered(dev.folder(style))) < dev.count)
         print(f"{dev.key:10} seed {dev.seed}  {dev.count} a style  {'3-D ' if dev.three_d else '2.5-D'}  {state}  "
               f"({dev.title}; {dev.folder('tilted').name} …)")
 
@@ -162,6 +165,15 @@ def _by_style(per_style: dict[str, Tally]) -> None:
     print()
 
 
+def _section(report: io.StringIO, heading: str, tally: Tally, per_style: dict[str, Tally] | None = None) -> None:
+    """A set's section of the ``--report`` file: its heading, its styles' rows where given, then every table."""
+    with contextlib.redirect_stdout(report):
+        print(f"\n## {heading}\n")
+        if per_style:
+            _by_style(per_style)
+        figures(tally)
+
+
 def _photos(dev: DevSet, style: str) -> list[Sample]:
     """The set's labelled photos of one style (a folder rendered further holds more: they are left out)."""
     return [sample for sample in synthetic_samples(dev.folder(style)) if int(sample.path.stem[5:]) < dev.count]
@@ -177,11 +189,9 @@ def measure(sets: list[DevSet], report: Path | None, real: bool) -> None:
     if real:
         tally = evaluate(recognizer, real_samples(), verbose=False)
         print(_row("real Rummikub photos (held out)", tally), flush=True)
-        with contextlib.redirect_stdout(details):
-            print("## real Rummikub photos (held out)\n")
-            figures(tally)
+        _section(details, "real Rummikub photos (held out)", tally)
     for dev in sets:
-        if any(rendered(dev.folder(style)) < dev.count for style in STYLES):
+        if not dev.ready():
             continue
         per_style = {style: evaluate(recognizer, _photos(dev, style), verbose=False) for style in STYLES}
         tally = sum(per_style.values(), Tally())
@@ -191,10 +201,7 @@ def measure(sets: list[DevSet], report: Path | None, real: bool) -> None:
             groups[dev.group] = groups.get(dev.group, Tally()) + tally
         if dev.group == TEN:
             ten_by_style = {style: ten_by_style.get(style, Tally()) + part for style, part in per_style.items()}
-        with contextlib.redirect_stdout(details):
-            print(f"\n## {dev.title} (seed {dev.seed}, {' '.join(dev.flags) or 'no flags'})\n")
-            _by_style(per_style)
-            figures(tally)
+        _section(details, f"{dev.title} (seed {dev.seed}, {' '.join(dev.flags) or 'no flags'})", tally, per_style)
     for group, tally in groups.items():
         members = [dev.key for dev in SETS if dev.group == group]
         done = [key for key in members if key in measured]
@@ -203,11 +210,7 @@ def measure(sets: list[DevSet], report: Path | None, real: bool) -> None:
         if group == TEN:
             for style, part in ten_by_style.items():
                 print(_row(f"{title}, {style}", part))
-        with contextlib.redirect_stdout(details):
-            print(f"\n## {title}\n")
-            if group == TEN:
-                _by_style(ten_by_style)
-            figures(tally)
+        _section(details, title, tally, ten_by_style if group == TEN else None)
     missing = [dev.key for dev in sets if dev.key not in measured]
     if missing:
         print(f"\nleft out, not rendered: {', '.join(missing)} ('vision_figures.py render' renders them)")
