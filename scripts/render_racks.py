@@ -140,6 +140,9 @@ NUMBERED = [f"{c}{n}" for c in "RYBK" for n in range(1, 14)]
 SYMBOLS = ("heart_recess", "heart_recess", "heart", "spade", "dot", "ring", "crescent", "none")
 EMBLEMS = ("star_rings", "clover", "plain", "double_ring", "star")
 STYLES = ("tilted", "front", "rotated")
+# Tiles laid face up on the table in melds (an Okey 101 opening, a win spread out to show): asked for by name only,
+# so the racks every other seed draws stay as they were.
+TABLE = "table"
 
 
 @dataclass(frozen=True)
@@ -149,6 +152,8 @@ class Tile:
     tile: str
     corners: np.ndarray
     upside_down: bool
+    meld: int = -1
+    """On the table (``render_table_plane``): the meld the tile is laid in, numbered from 0 in the photo."""
 
 
 def _ink_hsv(colour: str, rng: random.Random) -> tuple[float, float, float]:
@@ -409,6 +414,129 @@ def render_rack_plane(rng: random.Random, look: dict[str, object], total: int | 
     return plane, tiles
 
 
+def _random_melds(rng: random.Random) -> list[list[str]]:
+    """Melds a player lays down from one set (each tile twice, two false okeys): runs of one colour and groups of one
+    number in distinct colours, three to five tiles, a false okey now and then in a tile's place."""
+    left = {tile: 2 for tile in NUMBERED}
+    falses = 2
+    melds: list[list[str]] = []
+    for _ in range(rng.choice([2, 3, 3, 4, 4, 5, 6])):
+        for _attempt in range(20):
+            if rng.random() < 0.55:
+                colour, length = rng.choice("RYBK"), rng.choice([3, 3, 4, 4, 5])
+                first = rng.randint(1, 14 - length)
+                meld = [f"{colour}{n}" for n in range(first, first + length)]
+            else:
+                number = rng.randint(1, 13)
+                meld = [f"{c}{number}" for c in rng.sample("RYBK", rng.choice([3, 3, 4]))]
+            if all(left[t] > 0 for t in meld):
+                break
+        else:
+            continue
+        for tile in meld:
+            left[tile] -= 1
+        if falses and rng.random() < 0.15:
+            meld[rng.randrange(len(meld))] = "F"
+            falses -= 1
+        melds.append(meld)
+    return melds
+
+
+def render_table_plane(rng: random.Random, look: dict[str, object]) -> tuple[np.ndarray, np.ndarray, list[Tile]]:
+    """Melds laid face up on the table, seen straight from above, in the table's own plane: lines of melds, the tiles
+    of a meld touching, a gap between melds, each tile set down by hand (a little turned and moved); a line laid
+    from the far seat shows its tiles upside down.  Each tile's thickness shows as a strip along its near edge and
+    it casts a soft shadow.  Returns the bare table (to fill the photo past the plane), the image and the tiles'
+    face corners in it."""
+    tile_h = TILE_H
+    tile_w = tile_h * float(look["aspect"])  # type: ignore[arg-type]
+    melds = _random_melds(rng)
+    lines: list[list[list[str]]] = [[]]
+    per_line = rng.choice([7, 9, 11, 13, 15])
+    for meld in melds:
+        if lines[-1] and sum(len(m) for m in lines[-1]) + len(meld) > per_line:
+            lines.append([])
+        lines[-1].append(meld)
+    gap = [tile_w * rng.uniform(0.3, 1.4) for _ in melds]
+    line_gap = tile_h * rng.uniform(0.15, 0.7)
+    margin = tile_h * rng.uniform(0.6, 1.2)
+    widths = [sum(len(m) for m in line) * tile_w * 1.01 + sum(gap[: len(line)]) for line in lines]
+    width = int(max(widths) + 2 * margin)
+    height = int(len(lines) * tile_h * 1.12 + (len(lines) - 1) * line_gap + 2 * margin)
+    table = _texture(rng, width, height, rng.choice(["felt", "felt", "wood", "cloth"]))
+    plane = table.copy()
+    side = tuple(int(c * rng.uniform(0.62, 0.78)) for c in look["face"])[::-1]  # type: ignore[attr-defined]
+    tiles: list[Tile] = []
+    y = margin
+    number = 0
+    for line in lines:
+        across = rng.random() < 0.15  # laid from the far seat: upside down to this camera
+        x = margin + rng.uniform(0, max(0.0, width - 2 * margin - widths[lines.index(line)]))
+        for meld, space in zip(line, gap):
+            for tile in meld:
+                angle = math.radians(rng.gauss(0, 1.5))
+                cx = x + tile_w / 2 + rng.gauss(0, tile_w * 0.02)
+                cy = y + tile_h / 2 + rng.gauss(0, tile_h * 0.02)
+                local = np.float32([[-tile_w, -tile_h], [tile_w, -tile_h], [tile_w, tile_h], [-tile_w, tile_h]]) / 2
+                c, s = math.cos(angle), math.sin(angle)
+                corners = local @ np.float32([[c, s], [-s, c]]) + np.float32([cx, cy])
+                thick = np.float32([0, tile_h * rng.uniform(0.08, 0.12)])
+                shadow = np.zeros(plane.shape[:2], np.uint8)
+                cv2.fillConvexPoly(shadow, (corners + thick * 1.6).astype(np.int32), 255)
+                alpha = cv2.GaussianBlur(shadow, (0, 0), tile_h * 0.05).astype(np.float32)[..., None] / 255
+                plane[:] = (plane * (1 - 0.45 * alpha)).astype(np.uint8)
+                edge = np.float32([corners[3], corners[2], corners[2] + thick, corners[3] + thick])
+                cv2.fillConvexPoly(plane, edge.astype(np.int32), side)
+                face = render_face(tile, rng, look)
+                upside = across != (rng.random() < 0.02)
+                if upside:
+                    face = face[::-1, ::-1].copy()
+                _paste_face(plane, face, corners)
+                tiles.append(Tile(tile, corners, upside, number))
+                x += tile_w * rng.uniform(1.0, 1.02)
+            x += space
+            number += 1
+        y += tile_h * 1.12 + line_gap
+    return table, plane, tiles
+
+
+def _camera_table(rng: random.Random, plane_size: tuple[int, int], out_size: tuple[int, int]) -> np.ndarray:
+    """The homography from the table's plane to the photo: from a seat, the phone held over the melds and tilted
+    towards them (20-50° from straight down), sometimes turned a little or a lot, or straight from above."""
+    pw, ph = plane_size
+    ow, oh = out_size
+    if rng.random() < 0.2:
+        tilt, yaw, roll = rng.uniform(0, 12), rng.uniform(-8, 8), rng.uniform(-180, 180)
+    else:
+        tilt, yaw, roll = rng.uniform(20, 50), rng.uniform(-20, 20), rng.gauss(0, 8)
+        if rng.random() < 0.3:
+            roll = rng.choice([-1, 1]) * rng.uniform(15, 60)
+    focal = max(ow, oh) * rng.uniform(0.8, 1.3)
+    fill = rng.uniform(0.85, 1.4)
+    distance = focal * max(pw / ow, ph / oh) / fill
+    shift = np.float32([rng.uniform(-0.08, 0.08) * pw, rng.uniform(-0.08, 0.08) * ph, 0])
+    return _view(_rotation(tilt, yaw, roll), shift, distance, focal, plane_size, out_size)
+
+
+def render_table_photo(rng: random.Random, size: tuple[int, int] = (960, 720)) -> tuple[np.ndarray, list[Tile], str]:
+    """One labelled photo of melds laid on the table (``render_table_plane``), taken as ``_camera_table`` says."""
+    width, height = size if rng.random() < 0.7 else size[::-1]
+    look = random_look(rng)
+    table, plane, tiles = render_table_plane(rng, look)
+    matrix = _camera_table(rng, (plane.shape[1], plane.shape[0]), (width, height))
+    # Past the plane the table goes on: its bare cloth repeated (no tile is drawn twice).
+    scene = cv2.warpPerspective(table, matrix, (width, height), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_WRAP)
+    inside = cv2.warpPerspective(np.full(plane.shape[:2], 255, np.uint8), matrix, (width, height)).astype(np.float32)[..., None] / 255
+    warped = cv2.warpPerspective(plane, matrix, (width, height), flags=cv2.INTER_AREA)
+    scene = (scene * (1 - inside) + warped * inside).astype(np.uint8)
+    photo_tiles = []
+    for t in tiles:
+        corners = cv2.perspectiveTransform(t.corners[None], matrix)[0]
+        turned = float((corners[3] - corners[0])[1]) < 0
+        photo_tiles.append(Tile(t.tile, corners, t.upside_down != turned, t.meld))
+    return _light(scene, rng), photo_tiles, TABLE
+
+
 def _cut_foot(corners: np.ndarray, lip: float) -> np.ndarray:
     cut = corners.copy()
     cut[2, 1] = cut[3, 1] = min(cut[2, 1], lip)
@@ -532,6 +660,8 @@ def _light(image: np.ndarray, rng: random.Random) -> np.ndarray:
 
 def render_photo(rng: random.Random, style: str | None = None, size: tuple[int, int] = (960, 720)) -> tuple[np.ndarray, list[Tile], str]:
     """One labelled rack photo: BGR image, the tiles in it (corners in the photo), the view style."""
+    if style == TABLE:
+        return render_table_photo(rng, size)
     style = style or rng.choice(STYLES)
     width, height = size if rng.random() < 0.75 or style == "front" else size[::-1]
     look = random_look(rng)
@@ -628,7 +758,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--count", type=int, default=20)
     parser.add_argument("--seed", type=int, default=2)
-    parser.add_argument("--style", choices=STYLES, help="only this view style (default: each photo picks one)")
+    parser.add_argument("--style", choices=(*STYLES, TABLE),
+                        help="only this view style (default: each photo picks tilted, front or rotated); 'table': "
+                             "melds laid face up on the table, as an Okey 101 opening or a win spread out to show")
     parser.add_argument("--start", type=int, default=0, help="first photo index (to render a pool in parts)")
     parser.add_argument("--pairs", action="store_true",
                         help="each rack as two photos, its left and right part (rack_0000_left.jpg, _right.jpg); "
@@ -668,14 +800,16 @@ def main() -> None:
     mode = "a" if args.start and labels.exists() else "w"
     with open(labels, mode, newline="") as handle:
         writer = csv.writer(handle)
+        table = args.style == TABLE  # the labels say which meld each tile is laid in
         if mode == "w":
-            writer.writerow(["image", "tile", "x1", "y1", "x2", "y2", "upside_down", "style"])
+            writer.writerow(["image", "tile", "x1", "y1", "x2", "y2", "upside_down", "style"] + ["meld"] * table)
         for index in range(args.start, args.start + args.count):
             image, tiles, style = render_photo(random.Random(args.seed * 100_003 + index), args.style)
             name = f"rack_{index:04d}.jpg"
             cv2.imwrite(str(args.out / name), image)
-            for tile, box, upside in visible_boxes(tiles, image.shape[1], image.shape[0]):
-                writer.writerow([name, tile, *(round(v, 1) for v in box), int(upside), style])
+            for t in tiles:
+                for tile, box, upside in visible_boxes([t], image.shape[1], image.shape[0]):
+                    writer.writerow([name, tile, *(round(v, 1) for v in box), int(upside), style] + [t.meld] * table)
             handle.flush()
 
 
