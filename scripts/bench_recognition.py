@@ -156,4 +156,7 @@ def phone(photos: list[Path], runs: int, threads: list[int], farther: float = 0.
 
 
 if __name__ == "__main__":
+    from closed_pipe import end_quietly_on_a_closed_pipe
+
+    end_quietly_on_a_closed_pipe()
     main()

@@ -189,4 +189,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    from closed_pipe import end_quietly_on_a_closed_pipe
+
+    end_quietly_on_a_closed_pipe()
     main()
