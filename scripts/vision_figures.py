@@ -6,8 +6,9 @@ read them all with the models on main, each photo once.
     .venv/bin/python scripts/vision_figures.py render --blender ../bpyenv/bin/python   # and the 3-D sets (hours)
     .venv/bin/python scripts/vision_figures.py measure --report figures.md # the README's rows; every table in figures.md
 
-A set is one seed of a renderer in the three view styles (front, tilted, rotated), a folder a style under
-``scripts/cache/`` (``racks-dev-tilted``, ``racks3d-9801-front`` …), rendered with the seeds and flags listed here and
+A set is one seed of a renderer in the three view styles (front, tilted, rotated), or melds laid on the table
+(``table``), a folder a style under ``scripts/cache/`` (``racks-dev-tilted``, ``racks3d-9801-front``,
+``racks-table-table`` …), rendered with the seeds and flags listed here and
 never trained on.  The 3-D sets need Blender as a Python module (``pip install bpy`` in an environment of its own,
 Python 3.11: ``--blender`` names its interpreter); a folder part rendered is carried on where it stopped.  The held-out
 real photos are read too where ``OKEY_TILE_PHOTOS`` (or ``--photos``) names them.
@@ -53,13 +54,15 @@ class DevSet:
     three_d: bool = False
     group: str = ""
     """Sets of one group are also summed: the ten 3-D sets, the three printed with one ink a colour."""
+    styles: tuple[str, ...] = STYLES
+    """The view styles rendered: a rack's three, or ``table`` (melds laid on the table, ``scripts/eval_melds.py``)."""
 
     def folder(self, style: str) -> Path:
         return CACHE / (f"racks3d-{self.seed}-{style}" if self.three_d else f"racks-{self.key}-{style}")
 
     def ready(self) -> bool:
         """Whether every style's folder holds the set's photos."""
-        return all(rendered(self.folder(style)) >= self.count for style in STYLES)
+        return all(rendered(self.folder(style)) >= self.count for style in self.styles)
 
     def command(self, style: str, python: str, start: int = 0) -> list[str]:
         script = "render_racks_3d.py" if self.three_d else "render_racks.py"
@@ -76,6 +79,8 @@ SETS = (
     DevSet("fresh", "2.5-D fresh", 9601, 25),
     DevSet("unseen", "2.5-D fonts never trained on", 9501, 25, ("--unseen-fonts",)),
     DevSet("heavy", "2.5-D heavy numerals never trained on", 9401, 25, ("--heavy-fonts",)),
+    DevSet("table", "2.5-D melds laid on the table (vision.melds tuned on it)", 9601, 75, styles=("table",)),
+    DevSet("table-check", "2.5-D melds laid on the table, check", 9602, 75, styles=("table",)),
     DevSet("3d-9801", "3-D 9801", 9801, 25, three_d=True, group=TEN),
     DevSet("3d-9901", "3-D 9901", 9901, 15, three_d=True, group=TEN),
     *(DevSet(f"3d-{seed}", f"3-D {seed}", seed, 10, three_d=True, group=TEN)
@@ -127,9 +132,10 @@ def chosen(keys: list[str]) -> list[DevSet]:
 def list_sets(sets: list[DevSet]) -> None:
     for dev in sets:
         state = "ready" if dev.ready() else "missing " + ", ".join(
-            f"{style} {dev.count - done}" for style in STYLES if (done := rendered(dev.folder(style))) < dev.count)
-        print(f"{dev.key:10} seed {dev.seed}  {dev.count} a style  {'3-D ' if dev.three_d else '2.5-D'}  {state}  "
-              f"({dev.title}; {dev.folder('tilted').name} …)")
+            f"{style} {dev.count - done}" for style in dev.styles if (done := rendered(dev.folder(style))) < dev.count)
+        print(f"{dev.key:11} seed {dev.seed}  {dev.count} a style  {'3-D ' if dev.three_d else '2.5-D'}  {state}  "
+              f"({dev.title}; {dev.folder(dev.styles[1 if len(dev.styles) > 1 else 0]).name}"
+              f"{' …' if len(dev.styles) > 1 else ''})")
 
 
 def render(sets: list[DevSet], blender: str | None) -> None:
@@ -137,7 +143,7 @@ def render(sets: list[DevSet], blender: str | None) -> None:
         if dev.three_d and blender is None:
             print(f"{dev.key}: a 3-D set, left out (give --blender PYTHON, an interpreter with bpy)")
             continue
-        for style in STYLES:
+        for style in dev.styles:
             if rendered(dev.folder(style)) >= dev.count:
                 continue
             start = _resume_at(dev.folder(style))
@@ -193,7 +199,7 @@ def measure(sets: list[DevSet], report: Path | None, real: bool) -> None:
     for dev in sets:
         if not dev.ready():
             continue
-        per_style = {style: evaluate(recognizer, _photos(dev, style), verbose=False) for style in STYLES}
+        per_style = {style: evaluate(recognizer, _photos(dev, style), verbose=False) for style in dev.styles}
         tally = sum(per_style.values(), Tally())
         measured.append(dev.key)
         print(_row(dev.title, tally), flush=True)
@@ -201,7 +207,8 @@ def measure(sets: list[DevSet], report: Path | None, real: bool) -> None:
             groups[dev.group] = groups.get(dev.group, Tally()) + tally
         if dev.group == TEN:
             ten_by_style = {style: ten_by_style.get(style, Tally()) + part for style, part in per_style.items()}
-        _section(details, f"{dev.title} (seed {dev.seed}, {' '.join(dev.flags) or 'no flags'})", tally, per_style)
+        _section(details, f"{dev.title} (seed {dev.seed}, {' '.join(dev.flags) or 'no flags'})", tally,
+                 per_style if len(per_style) > 1 else None)
     for group, tally in groups.items():
         members = [dev.key for dev in SETS if dev.group == group]
         done = [key for key in members if key in measured]
@@ -243,4 +250,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    from closed_pipe import end_quietly_on_a_closed_pipe
+
+    end_quietly_on_a_closed_pipe()
     main()

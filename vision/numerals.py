@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort  # type: ignore[import-untyped]
 
-__all__ = ["NUMBERS", "READ_HEIGHT", "READ_WIDTH", "READ_STRETCH", "tile_frames", "row_labels", "numeral_crops", "number_posteriors", "fuse_number",
+__all__ = ["NUMBERS", "READ_HEIGHT", "READ_WIDTH", "READ_STRETCH", "tile_frames", "row_direction", "components", "row_labels", "numeral_crops", "number_posteriors", "fuse_number",
            "reader_may_slip",
            "NumberReader"]
 
@@ -92,7 +92,7 @@ classifier's number with a tap), two classifiers that each give that two-digit n
 number probability settle it without a tap (:func:`two_digits_held`)."""
 
 
-def _row_direction(centres: np.ndarray, reach: float) -> float | None:
+def row_direction(centres: np.ndarray, reach: float) -> float | None:
     """The rows' direction (radians, −π/2…π/2): the commonest direction between centres at most ``reach``
     apart (a row of n tiles gives n − 1 neighbours and more pairs further along, all one way; the pairs
     across two rows or between loose tiles scatter), refined as the mean of the pairs within 6° of it.
@@ -116,7 +116,7 @@ def _row_direction(centres: np.ndarray, reach: float) -> float | None:
     return float(np.angle(votes[around].mean()) / 2)
 
 
-def _components(links: np.ndarray) -> np.ndarray:
+def components(links: np.ndarray) -> np.ndarray:
     """Each node's connected component in the symmetric boolean adjacency ``links``, labelled by its
     lowest node."""
     label = np.arange(len(links))
@@ -131,7 +131,7 @@ def _components(links: np.ndarray) -> np.ndarray:
 
 def _chains(links: np.ndarray) -> np.ndarray:
     """The size of each node's connected component in the symmetric boolean adjacency ``links``."""
-    label = _components(links)
+    label = components(links)
     sizes: np.ndarray = np.bincount(label, minlength=len(links))[label]
     return sizes
 
@@ -150,7 +150,7 @@ def row_labels(frames: np.ndarray, reach: float = _VOTE_REACH) -> np.ndarray:
     if len(inside) == 0:
         return labels
     links, _ = _row_links(frames[inside, :2], float(frames[inside[0], 2]), frames[inside, 3], reach)
-    labels[inside] = inside[_components(links)]
+    labels[inside] = inside[components(links)]
     return labels
 
 
@@ -193,7 +193,7 @@ def tile_frames(boxes: np.ndarray, reach: float = _ROW_REACH) -> np.ndarray:
     frames[:, :2] = centres
     box_w, box_h = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
     short = np.minimum(box_w, box_h)
-    angle = _row_direction(centres, 3.5 * float(np.median(short)))
+    angle = row_direction(centres, 3.5 * float(np.median(short)))
     if angle is None:
         return frames
     frames[:, 2] = angle

@@ -1,0 +1,186 @@
+"""Melds laid on the table: a photo's tiles split into melds, as a player laid them.
+
+An Okey 101 opening (or a dispute over one) and a Rummikub table are photographed as they lie: lines of melds, the
+tiles of a meld touching, a gap between melds.  :func:`photo_melds` says which meld each tile is in and its place
+there, so the opening checker and the turn referee get melds, not one long list of tiles.
+
+1. **Chains.**  Two tiles are neighbours where one lies along the rows' direction from the other
+   (``vision.numerals.row_direction``, whatever the photo's turn, within ``SLACK``) and their centres lie at most
+   ``LINK`` usual steps apart.  The usual step is a touching neighbour's: each tile's nearest neighbour along the rows,
+   fitted as a plane over the photo (a photo taken at an angle shows near tiles larger than far ones), the steps far
+   from the fit left out.  Chains of neighbours hold one or more melds.
+2. **Splits.**  Along a chain, a step wider than ``GAP`` usual steps is a gap between melds, a narrower one is two
+   tiles touching.  The detector's boxes sit a little off their tiles, so steps near ``GAP`` say little: where they
+   do, the tiles' codes decide, the split that leaves melds that look legal (a run of one colour, numbers following
+   each other either way; a set of one number in distinct colours; a pair) winning.  A step ``BAND`` past ``GAP``
+   outweighs a meld that does not look legal (an okey standing in, a tile read wrong): the geometry's word is kept
+   where it is clear.  Nothing is changed but where the melds part, and the page shows that for a tap to mend.
+3. **Order.**  Melds line by line (those whose centres lie within half a tile across the rows), each line along the
+   rows, each meld's tiles along them.
+
+Measured on rendered photos of melds on the table (``scripts/eval_melds.py``, models/README.md).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from vision.numerals import components, row_direction
+
+__all__ = ["photo_melds", "looks_like_meld", "GAP", "BAND", "LINK", "SLACK"]
+
+GAP = 1.3
+"""A step (between the centres of two neighbours) wider than this many usual steps parts two melds: tiles of a meld
+touch (one step), and players leave a third of a tile or more between melds."""
+BAND = 0.2
+"""How far from ``GAP`` a step must lie (in usual steps) to outweigh the codes: a step ``GAP + BAND`` wide parts two
+melds even where both parts look illegal together and not apart … and the other way round."""
+LINK = 1.7
+"""Neighbours farther apart than this many usual steps are never in one meld."""
+SLACK = math.radians(25)
+"""How far from the rows' direction a neighbour may lie (the rows of a photo taken at an angle converge)."""
+LONGEST = 13
+"""The most tiles a meld holds (a run from 1 to 13)."""
+WILDS = ("F", "J")
+"""Codes any meld may hold anywhere (a false okey or a joker, read as a wild for the split only)."""
+
+
+def looks_like_meld(codes: Sequence[str]) -> bool:
+    """Whether ``codes`` (tile notation) could be one meld as laid: a pair of one tile, a set of one number in
+    distinct colours (three or four), or a run of one colour whose numbers follow each other in laid order, up or
+    down, 1 to 13; ``F`` and ``J`` stand in for any tile.  A rough test for where melds part, never a verdict: the
+    rules engine judges the melds.
+
+    >>> looks_like_meld(["R3", "R4", "R5"]), looks_like_meld(["K7", "F", "B7"]), looks_like_meld(["Y9", "Y8", "Y7"])
+    (True, True, True)
+    >>> looks_like_meld(["R3", "R4", "K5"]), looks_like_meld(["B2", "B2", "R2"]), looks_like_meld(["R12", "R13", "R1"])
+    (False, False, False)
+    """
+    if len(codes) == 2:
+        return codes[0] == codes[1] or any(code in WILDS for code in codes)
+    if not 3 <= len(codes) <= 13:
+        return False
+    plain = [(place, code[0], int(code[1:])) for place, code in enumerate(codes)
+             if code not in WILDS and code[1:].isdigit()]
+    colours = {colour for _, colour, _ in plain}
+    if len(codes) <= 4 and len({number for _, _, number in plain}) <= 1 and len(colours) == len(plain):
+        return True
+    if len(colours) > 1:
+        return False
+    if not plain:
+        return True
+    for sign in (1, -1):
+        if len({number - sign * place for place, _, number in plain}) == 1:
+            first = plain[0][2] - sign * plain[0][0]
+            last = first + sign * (len(codes) - 1)
+            if 1 <= min(first, last) and max(first, last) <= 13:
+                return True
+    return False
+
+
+def _usual_step(centres: np.ndarray, nearest: np.ndarray, partner: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
+    """The usual step between touching neighbours at any point of the photo: a plane fitted to each tile's step to its
+    nearest neighbour along the rows (at their midpoint), refitted four times without the steps more than 15 % above
+    or 40 % below it (a tile whose nearest neighbour lies past a gap); the median where fewer than six tiles have one."""
+    measured = np.isfinite(nearest)
+    if not measured.any():
+        return lambda points: np.ones(points.shape[:-1])
+    median = max(float(np.median(nearest[measured])), 1e-6)  # two boxes on one spot: no step of 0
+    if measured.sum() < 6:
+        return lambda points: np.full(points.shape[:-1], median)
+    middle = (centres + centres[np.where(measured, partner, 0)]) / 2
+    design = np.c_[np.ones(len(centres)), middle]
+    plane = np.array([median, 0.0, 0.0])
+    for _ in range(4):
+        fitted = design @ plane
+        kept = measured & (nearest < 1.15 * fitted) & (nearest > 0.6 * fitted)
+        if kept.sum() < 6:
+            break
+        plane = np.linalg.lstsq(design[kept], nearest[kept], rcond=None)[0]
+    floor = 0.25 * median  # a plane tipped by a few steps never makes a far corner's step vanish
+    return lambda points: np.maximum(plane[0] + points[..., 0] * plane[1] + points[..., 1] * plane[2], floor)
+
+
+def _split_chain(steps: Sequence[float], codes: Sequence[str]) -> list[int]:
+    """Where a chain's melds start (indices into ``codes``, 0 first): the splits of least cost, where splitting at a
+    step narrower than ``GAP`` costs how much narrower (in ``BAND``\\ s), not splitting at a wider one how much wider,
+    and each part that does not look like a meld (:func:`looks_like_meld`) costs one.  No part is longer than
+    ``LONGEST`` tiles (no meld is)."""
+    count = len(codes)
+    wide = np.concatenate([[0.0], np.cumsum([max(0.0, step - GAP) / BAND for step in steps])])
+    best, back = [0.0] + [math.inf] * count, [0] * (count + 1)
+    for end in range(1, count + 1):
+        for start in range(max(0, end - LONGEST), end):
+            cost = best[start] + (0.0 if looks_like_meld(codes[start:end]) else 1.0) + wide[end - 1] - wide[start]
+            if start:
+                cost += max(0.0, GAP - steps[start - 1]) / BAND
+            if cost < best[end]:
+                best[end], back[end] = cost, start
+    starts, end = [], count
+    while end > 0:
+        starts.append(back[end])
+        end = back[end]
+    return starts[::-1]
+
+
+def _melds_along(angle: float, centres: np.ndarray, distance: np.ndarray, codes: Sequence[str]
+                 ) -> tuple[list[list[int]], np.ndarray]:
+    """The melds of rows running at ``angle`` (each a list of tile indices along the rows) and the rows' direction."""
+    direction = np.array([math.cos(angle), math.sin(angle)])
+    offsets = centres[None] - centres[:, None]
+    aligned = np.abs(offsets @ direction) >= math.cos(SLACK) * distance
+    along_rows = np.where(aligned, distance, np.inf)
+    usual = _usual_step(centres, along_rows.min(1), along_rows.argmin(1))
+    steps = distance / usual((centres[None] + centres[:, None]) / 2)
+    chains = components(aligned & (steps <= LINK))
+    along = centres @ direction
+    melds: list[list[int]] = []
+    for chain in np.unique(chains):
+        members = sorted((int(i) for i in np.flatnonzero(chains == chain)), key=lambda i: (along[i], i))
+        starts = _split_chain([float(steps[a, b]) for a, b in zip(members, members[1:])], [codes[i] for i in members])
+        melds += [members[a:b] for a, b in zip(starts, [*starts[1:], len(members)])]
+    return melds, direction
+
+
+def photo_melds(boxes: Sequence[Sequence[float]], codes: Sequence[str]) -> list[tuple[int, int]]:
+    """Each tile's meld (numbered in reading order: line by line, along the rows) and its place in the meld, for a
+    photo of melds laid on the table; ``boxes`` (x1, y1, x2, y2) and ``codes`` as the recogniser read them.
+
+    Two lines: R1 R2 R3, a gap of half a tile, K7 Y7 B7; below them B4 B5 B6 and, touching it, B9 B10 B11: one chain,
+    parted where the run breaks.
+
+    >>> boxes = [(0, 0, 10, 14), (10, 0, 20, 14), (20, 0, 30, 14), (35, 0, 45, 14), (45, 0, 55, 14), (55, 0, 65, 14),
+    ...          (0, 20, 10, 34), (10, 20, 20, 34), (20, 20, 30, 34), (31, 20, 41, 34), (41, 20, 51, 34), (51, 20, 61, 34)]
+    >>> photo_melds(boxes, "R1 R2 R3 K7 Y7 B7 B4 B5 B6 B9 B10 B11".split())
+    [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (2, 0), (2, 1), (2, 2), (3, 0), (3, 1), (3, 2)]
+    """
+    if len(boxes) != len(codes):
+        raise ValueError(f"{len(boxes)} boxes and {len(codes)} codes: one code a box")
+    if not boxes:
+        return []
+    array = np.array([[float(v) for v in box] for box in boxes], np.float64).reshape(-1, 4)
+    centres = np.stack([(array[:, 0] + array[:, 2]) / 2, (array[:, 1] + array[:, 3]) / 2], 1)
+    width, height = array[:, 2] - array[:, 0], array[:, 3] - array[:, 1]
+    size = np.sqrt(np.maximum(width * height, 1e-9))
+    distance = np.linalg.norm(centres[None] - centres[:, None], axis=2)
+    np.fill_diagonal(distance, np.inf)
+    angle = row_direction(centres, 3.5 * float(np.median(np.minimum(width, height)))) or 0.0
+    melds, direction = _melds_along(angle, centres, distance, codes)
+    along, across = centres @ direction, centres @ np.array([-direction[1], direction[0]])
+    lines: list[list[list[int]]] = []
+    for meld in sorted(melds, key=lambda m: float(across[m].mean())):
+        if lines and abs(float(across[meld].mean()) - float(across[lines[-1][0]].mean())) <= float(size[meld].mean()) / 2:
+            lines[-1].append(meld)
+        else:
+            lines.append([meld])
+    places: list[tuple[int, int]] = [(0, 0)] * len(array)
+    number = 0
+    for line in lines:
+        for meld in sorted(line, key=lambda m: float(along[m].min())):
+            for place, index in enumerate(meld):
+                places[index] = (number, place)
+            number += 1
+    return places
