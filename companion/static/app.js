@@ -96,15 +96,17 @@
     }
   });
 
-  // Opening checker: move the picker's tiles into the melds box as one more line.
+  // Opening checker: move the picker's melds into the melds box, one line each (a "|" parts two melds).
   document.addEventListener("click", function (ev) {
     var add = ev.target.closest("[data-add-meld]");
     if (!add) return;
     var picker = document.getElementById(add.dataset.from);
     var box = document.getElementById(add.dataset.addMeld);
-    var codes = parse(picker.querySelector("[data-picker-text]").value);
-    if (!codes.length) return;
-    box.value = (box.value.trim() ? box.value.trim() + "\n" : "") + codes.join(" ");
+    var lines = parseMelds(picker.querySelector("[data-picker-text]").value).join(" ").split(BREAK)
+      .map(function (line) { return line.trim(); }).filter(Boolean);
+    if (!lines.length) return;
+    box.value = (box.value.trim() ? box.value.trim() + "\n" : "") + lines.join("\n");
+    forgetPhotos(picker);
     setCodes(picker, []);
   });
 
@@ -193,23 +195,15 @@
     fetch(result.dataset.keep, { method: "POST", keepalive: true, body: JSON.stringify({ tiles: tiles }),
       headers: { "Content-Type": "application/json", "X-CSRF-Token": token } }).catch(function () { /* only a measure */ });
   }
-  // A photo of a Rummikub table (a melds picker): its tiles row by row, left to right, with a "|" between rows and
-  // wherever two neighbours in a row lie apart by more than a third of a tile's width (the melds' gaps).
+  // A photo of melds laid on the table (a melds picker: the opening checker, the turn referee's table): its tiles
+  // meld by meld as vision.melds.photo_melds split them (data-meld, data-meld-place), a "|" between melds.
   function meldCodes(photo) {
-    var widths = photo.map(function (t) { return t.box[2] - t.box[0]; }).sort(function (a, b) { return a - b; });
-    var width = widths.length ? widths[Math.floor(widths.length / 2)] : 0;
-    var rows = [];
-    photo.forEach(function (t) { if (rows.indexOf(t.row) < 0) rows.push(t.row); });
-    rows.sort(function (a, b) { return a - b; });
+    var order = photo.map(function (t, i) { return i; });
+    order.sort(function (a, b) { return photo[a].meld - photo[b].meld || photo[a].meldPlace - photo[b].meldPlace || a - b; });
     var codes = [];
-    rows.forEach(function (row) {
-      var members = photo.filter(function (t) { return t.row === row; });
-      members.sort(function (a, b) { return a.place - b.place || a.box[0] - b.box[0]; });  // along the rows' slope
-      members.forEach(function (t, k) {
-        var apart = k > 0 && t.box[0] - members[k - 1].box[2] > width / 3;
-        if (codes.length && (k === 0 || apart)) codes.push(BREAK);
-        codes.push(t.code);
-      });
+    order.forEach(function (i, k) {
+      if (k > 0 && photo[i].meld !== photo[order[k - 1]].meld) codes.push(BREAK);
+      codes.push(photo[i].code);
     });
     return codes;
   }
@@ -229,6 +223,7 @@
       var fix = r.parentElement.querySelector("select");
       tiles.push({ code: fix && fix.value ? fix.value : r.dataset.code, row: Number(r.dataset.row || 0),
         place: Number(r.dataset.place || tiles.length), cut: r.hasAttribute("data-cut"), fixed: !!(fix && fix.value),
+        meld: Number(r.dataset.meld || 0), meldPlace: Number(r.dataset.meldPlace || tiles.length),
         box: (r.dataset.box || "0 0 1 1").split(" ").map(Number),
         same: r.dataset.same === undefined ? null : Number(r.dataset.same) });
     });

@@ -584,6 +584,7 @@ def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response
     checks = _photo_checks(context, codes, unsure, part=last is not None)
     for index in checks.flagged:
         unsure[index] = True
+    from vision.melds import photo_melds
     from vision.pairs import CUT, Seen, photo_rows, same_tiles
 
     cut = [_warned(t, CUT) for t in recognition.tiles]
@@ -607,6 +608,7 @@ def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response
         unsure=unsure,
         warnings=_photo_warnings(recognition.warnings, unsure),
         places=photo_rows([t.box for t in recognition.tiles]),
+        melds=photo_melds([t.box for t in recognition.tiles], codes),
         cut=cut,
         same=same,
         linked=sum(link is not None for link in same),

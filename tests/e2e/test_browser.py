@@ -217,7 +217,7 @@ def test_101_hand_preview_record_and_opening_checker(server: str, browser: Any) 
     meld = keeper.locator("#meld-picker")
     for code in ("R10", "R11", "R12", "R13"):
         meld.locator(f"[data-tile={code}]").click()
-    keeper.get_by_role("button", name="Add as a meld").click()
+    keeper.get_by_role("button", name="Add to the melds").click()
     expect(meld.locator("[data-picker-count]")).to_have_text("0")
     keeper.locator("#melds").press_sequentially("\nK13 Y13 B13\nB9 B10 B11")
     keeper.get_by_role("button", name="Check the opening").click()

@@ -128,16 +128,19 @@ def test_R4_a_table_picker_keeps_its_melds_apart_as_tiles_are_tapped(server: str
 
 
 FAKE_PHOTO = """(picker) => {
-  // A photo's answer as templates/photo.html draws it (each read tile: its code, row, place and box), for a table
-  // of two lines: R4 J R6 and, a gap away, K9 K10 K11; then B1 B2 B3 below.
-  const tiles = [["R4", 0, 0, 0], ["J", 0, 1, 41], ["R6", 0, 2, 82], ["K9", 0, 3, 160], ["K10", 0, 4, 201],
-                 ["K11", 0, 5, 242], ["B1", 1, 0, 10], ["B2", 1, 1, 51], ["B3", 1, 2, 92]];
+  // A photo's answer as templates/photo.html draws it (each read tile: its code, row, place, box, and its meld and
+  // place there as vision.melds split them), for a table of two lines: R4 J R6 and, a gap away, K9 K10 K11; then
+  // B1 B2 B3 below.  The tiles come in the recogniser's order, not the melds'.
+  const tiles = [["K9", 0, 3, 160, 1, 0], ["R4", 0, 0, 0, 0, 0], ["J", 0, 1, 41, 0, 1], ["R6", 0, 2, 82, 0, 2],
+                 ["K10", 0, 4, 201, 1, 1], ["B2", 1, 1, 51, 2, 1], ["K11", 0, 5, 242, 1, 2], ["B1", 1, 0, 10, 2, 0],
+                 ["B3", 1, 2, 92, 2, 2]];
   const result = document.createElement("div");
   result.className = "photo-result";
   result.dataset.forPicker = picker;
   result.dataset.size = "400 200";
-  result.innerHTML = tiles.map(([code, row, place, x], i) =>
+  result.innerHTML = tiles.map(([code, row, place, x, meld, inMeld], i) =>
     `<span><button type="button" data-rec="${picker}-${i}" data-code="${code}" data-row="${row}" data-place="${place}"
+      data-meld="${meld}" data-meld-place="${inMeld}"
       data-box="${x} ${row * 100} ${x + 40} ${row * 100 + 60}">${code}</button></span>`).join("") +
     '<button type="button" data-use-photo>Use these tiles</button>';
   document.getElementById(picker + "-photo").appendChild(result);
@@ -151,9 +154,9 @@ FAKE_PHOTO = """(picker) => {
 ], ids=["referee-table-melds", "referee-rack-plain", "laydown-table-loose"])
 def test_R4_a_photo_of_the_table_comes_in_as_melds(server: str, browser: Any, page_path: str, picker: str,
                                                     value: str) -> None:
-    """On the turn referee a table's photo fills its picker line by line, a "|" between lines and at each gap wider
-    than a third of a tile; a rack's photo stays a plain list, and so does the lay-down assistant's table (it
-    arranges loose tiles itself, and a wrong guess at the melds would only stand in its way)."""
+    """On the turn referee a table's photo fills its picker meld by meld as the photo page split them, a "|" between
+    melds; a rack's photo stays a plain list in row order, and so does the lay-down assistant's table (it arranges
+    loose tiles itself, and a wrong guess at the melds would only stand in its way)."""
     from playwright.sync_api import expect
 
     context = browser.new_context(viewport=NARROW_PHONE, locale="en-US")
