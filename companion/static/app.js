@@ -178,8 +178,15 @@
       var after = document.getElementById(picker.id + "-after");
       if (after) after.value = JSON.stringify({ size: result.dataset.size.split(" ").map(Number),
         tiles: photo.map(function (t) { return { code: t.code, box: t.box, cut: t.cut }; }) });
-      var melds = picker.hasAttribute("data-photo-melds") && !use.matches("[data-add-photo]");
-      setCodes(picker, melds ? meldCodes(photo) : rackCodes(rack));
+      if (!picker.hasAttribute("data-photo-melds")) setCodes(picker, rackCodes(rack));
+      else if (!use.matches("[data-add-photo]")) setCodes(picker, meldCodes(photo));
+      else {
+        // Melds photographed in two parts: the second photo's melds after those the picker holds, a tile the last
+        // photo shows too (data-same) left out, as it is there already.
+        var held = tokens(picker);
+        var added = meldCodes(photo.filter(function (t) { return t.same === null; }));
+        setCodes(picker, held.length && added.length && held[held.length - 1] !== BREAK ? held.concat([BREAK], added) : held.concat(added));
+      }
     }
   });
   // The host keeps photos (serve --keep-photos): the tiles as used go back to it, each with how it was checked.

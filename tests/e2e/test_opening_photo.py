@@ -71,3 +71,46 @@ def test_H4_a_photo_of_the_laid_melds_is_checked_meld_by_meld(server: str, brows
         page.screenshot(path=str(Path(os.environ["OPENING_SHOTS"]) / "opening-photo-phone.png"), full_page=True)
     assert errors == []
     context.close()
+
+
+FAKE_PHOTO = """([picker, tiles]) => {
+  // A photo's answer as templates/photo.html draws it: each read tile's code, meld and place there (vision.melds),
+  // and the tile of the last photo it is (data-same), if any; both buttons.
+  const result = document.createElement("div");
+  result.className = "photo-result";
+  result.dataset.forPicker = picker;
+  result.dataset.size = "400 200";
+  result.innerHTML = tiles.map(([code, meld, place, same], i) =>
+    `<span><button type="button" data-rec="${picker}-${i}" data-code="${code}" data-row="0" data-place="${i}"
+      data-meld="${meld}" data-meld-place="${place}" data-box="${40 * i} 0 ${40 * i + 40} 60"
+      ${same === null ? "" : `data-same="${same}"`}>${code}</button></span>`).join("") +
+    '<button type="button" data-use-photo>Use these tiles</button>' +
+    '<button type="button" data-add-photo>Add to the tiles from the last photo</button>';
+  const place = document.getElementById(picker + "-photo");
+  place.textContent = "";
+  place.appendChild(result);
+}"""
+
+
+def test_H4_melds_photographed_in_two_parts_come_in_once_each(server: str, browser: Any) -> None:
+    """A long line of melds taken in two photos: the second photo's melds follow the first's, and a tile both photos
+    show (the page links it to the last photo's) counts once."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport=NARROW_PHONE, locale="en-US")
+    page = context.new_page()
+    created = page.request.post(server + "/api/tables", data={
+        "game": "okey101", "players": ["Ali", "Can", "Deniz", "Ece"], "pin": "4321"})
+    page.goto(f"{server}/t/{created.json()['id']}/opening")
+    picker = page.locator("#meld-picker")
+    page.evaluate(FAKE_PHOTO, ["meld-picker", [["R1", 0, 0, None], ["R2", 0, 1, None], ["R3", 0, 2, None],
+                                               ["K7", 1, 0, None], ["Y7", 1, 1, None], ["B7", 1, 2, None]]])
+    picker.locator("[data-use-photo]").evaluate("button => button.click()")
+    expect(picker.locator("[data-picker-text]")).to_have_value("R1 R2 R3 | K7 Y7 B7")
+    page.evaluate(FAKE_PHOTO, ["meld-picker", [["B7", 0, 0, 5], ["B4", 1, 0, None], ["B5", 1, 1, None],
+                                               ["B6", 1, 2, None]]])
+    picker.locator("[data-add-photo]").evaluate("button => button.click()")
+    expect(picker.locator("[data-picker-text]")).to_have_value("R1 R2 R3 | K7 Y7 B7 | B4 B5 B6")
+    page.get_by_role("button", name="Add to the melds").click()
+    expect(page.locator("#melds")).to_have_value("R1 R2 R3\nK7 Y7 B7\nB4 B5 B6")
+    context.close()
