@@ -14,7 +14,9 @@ the Rummikub turn referee): chains of tiles touching along the rows, a new meld 
 - melds read exactly: split right, and every tile read right;
 - photos split right and read exactly: every meld, and no extra box.
 
-A found tile matches a labelled one where their boxes overlap (IoU ≥ 0.5, ``eval_vision.match``).  Needs no torch.
+A found tile matches a labelled one where their boxes overlap (IoU ≥ 0.5, ``eval_vision.match``; a 3-D render's labels
+also give the box of all of a tile that shows, which a box may match too).  Needs no torch.  The renders of melds on the
+table: ``render_racks.py --style table`` and, built in 3-D, ``render_racks_3d.py --style table``.
 """
 
 from __future__ import annotations
@@ -38,15 +40,18 @@ from vision.pairs import photo_rows  # noqa: E402
 
 @dataclass(frozen=True)
 class Laid:
-    """A labelled photo of melds: its path and each tile's code, box and meld."""
+    """A labelled photo of melds: its path and each tile's code, box and meld, and where the labels give them (a 3-D
+    render's), the boxes of all of each tile that shows."""
 
     path: Path
     tiles: tuple[tuple[str, tuple[float, ...], int], ...]
+    wholes: tuple[tuple[float, ...], ...] | None = None
 
 
 def laid_photos(folder: Path) -> list[Laid]:
     """The labelled photos of ``folder`` (``labels.csv`` with a ``meld`` column)."""
     rows: dict[str, list[tuple[str, tuple[float, ...], int]]] = defaultdict(list)
+    wholes: dict[str, list[tuple[float, ...]]] = defaultdict(list)
     with open(folder / "labels.csv", newline="") as handle:
         reader = csv.DictReader(handle)
         if "meld" not in (reader.fieldnames or ()):
@@ -54,7 +59,10 @@ def laid_photos(folder: Path) -> list[Laid]:
         for row in reader:
             rows[row["image"]].append((row["tile"], tuple(float(row[k]) for k in ("x1", "y1", "x2", "y2")),
                                        int(row["meld"])))
-    return [Laid(folder / name, tuple(tiles)) for name, tiles in rows.items()]
+            if row.get("whole_x1"):
+                wholes[row["image"]].append(tuple(float(row[f"whole_{k}"]) for k in ("x1", "y1", "x2", "y2")))
+    return [Laid(folder / name, tuple(tiles), tuple(wholes[name]) if name in wholes else None)
+            for name, tiles in rows.items()]
 
 
 def split(boxes: list[tuple[float, ...]], codes: list[str]) -> list[int]:
@@ -91,7 +99,8 @@ class Tally:
     def add(self, laid: Laid, found: list[tuple[str, tuple[float, ...], float]], verbose: bool,
             splitter: Callable[[list[tuple[float, ...]], list[str]], list[int]] = split) -> None:
         truth = [(code, box) for code, box, _ in laid.tiles]
-        pairs = match(truth, [(code, tuple(int(v) for v in box), confidence) for code, box, confidence in found])
+        pairs = match(truth, [(code, tuple(int(v) for v in box), confidence) for code, box, confidence in found],
+                      wholes=laid.wholes)
         of_truth = {t: f for t, f in pairs}
         found_melds = splitter([box for _, box, _ in found], [code for code, _, _ in found])
         self.photos += 1

@@ -15,6 +15,9 @@ it.  Real racks differ from it in ways a flat drawing cannot show, and that is w
   rack (``tilted``), the same turned in the hand by up to a quarter turn (``rotated``), or a close front view where
   a tile is about an eighth of the photo's width (``front``); focus on the rack with a phone's depth of field,
   then a sensor's noise and JPEG.
+- **Melds on the table** (``table``): no rack; the tiles lie face up on the table in lines of melds, as an Okey 101
+  opening is laid (``render_racks.py --style table`` lays them alike), the phone held over them from a seat, 20-50°
+  from straight down, or straight above; the labels give each tile's meld.
 
 The faces are drawn with the 2.5-D renderer's designs (``render_racks.random_look``: fonts, inks, symbols, false
 okeys' emblems), without its painted bevel and engraving.  Each tile's ink is drawn from the whole spread of real sets
@@ -81,6 +84,8 @@ class Placed:
     obj: object
     upside_down: bool
     face_up: bool
+    meld: int = -1
+    """Laid on the table (``--style table``): the meld the tile is in, numbered from 0."""
 
 
 def face_texture(tile: str, rng: random.Random, look: dict[str, object], width: int) -> tuple[np.ndarray, np.ndarray]:
@@ -320,6 +325,82 @@ def build_scene(rng: random.Random, folder: Path, inks: bool = False) -> tuple[l
     return placed, centre, length
 
 
+def build_table_scene(rng: random.Random, folder: Path, inks: bool = False) -> tuple[list[Placed], Vector, float]:
+    """Melds laid face up on the table (``--style table``), as ``render_racks.render_table_plane`` lays them: lines of
+    touching tiles away from the player (towards +y), a gap between melds, each tile set down by hand (turned a little,
+    moved a little), a line laid from the far seat upside down; returns the tiles, the melds' centre and the longer
+    side of the ground they cover."""
+    look = flat.random_look(rng)
+    look["roughness"] = rng.uniform(0.12, 0.35)
+    look["engraving"] = rng.uniform(0.5, 1.0)
+    if inks:
+        look["inks"] = flat.set_inks(rng)
+    width = TILE_H * float(look["aspect"])  # type: ignore[arg-type]
+    body = _principled("body", look["face"], float(look["roughness"]))  # type: ignore[arg-type]
+    melds = flat._random_melds(rng)
+    per_line = rng.choice([7, 9, 11, 13, 15])
+    lines: list[list[list[str]]] = [[]]
+    for meld in melds:
+        if lines[-1] and sum(len(m) for m in lines[-1]) + len(meld) > per_line:
+            lines.append([])
+        lines[-1].append(meld)
+    line_gap = TILE_H * rng.uniform(0.15, 0.7)
+    placed: list[Placed] = []
+    number = 0
+    for index, line in enumerate(lines):
+        across = rng.random() < 0.15  # laid from the far seat: upside down to this camera
+        y = index * (TILE_H * 1.05 + line_gap)
+        x = rng.uniform(0, width * 2)
+        for meld in line:
+            for tile in meld:
+                where = Vector((x + width / 2 + rng.gauss(0, width * 0.02), y + rng.gauss(0, TILE_H * 0.02),
+                                DEPTH / 2 + 0.01))
+                turn = Euler((math.radians(-90), 0, math.radians(rng.gauss(0, 1.5))))
+                upside = across != (rng.random() < 0.02)
+                placed.append(_add_tile(tile, rng, look, width, body, folder, len(placed), where, turn, upside))
+                placed[-1] = Placed(tile, placed[-1].obj, upside, True, number)
+                x += width * rng.uniform(1.0, 1.02)
+            x += width * rng.uniform(0.3, 1.4)
+            number += 1
+    xs = [p.obj.location.x for p in placed]
+    ys = [p.obj.location.y for p in placed]
+    table = bpy.data.objects.new("table", bpy.data.meshes.new("table"))
+    bm = bmesh.new()
+    bmesh.ops.create_grid(bm, x_segments=1, y_segments=1, size=150)
+    bm.to_mesh(table.data)
+    bm.free()
+    table.data.materials.append(_table_material(rng))
+    bpy.context.scene.collection.objects.link(table)
+    centre = Vector(((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2, DEPTH / 2))
+    return placed, centre, max(max(xs) - min(xs) + width, max(ys) - min(ys) + TILE_H)
+
+
+def place_table_camera(rng: random.Random, centre: Vector, extent: float) -> object:
+    """The phone held over the melds from a seat (at −y), tilted 20-50° from straight down onto them and turned a
+    little (sometimes 15-60°), or straight above them and turned any way (a fifth of the photos)."""
+    data = bpy.data.cameras.new("phone")
+    data.sensor_fit = "HORIZONTAL"
+    data.sensor_width = 36
+    data.lens = rng.uniform(24, 30)
+    camera = bpy.data.objects.new("phone", data)
+    bpy.context.scene.collection.objects.link(camera)
+    bpy.context.scene.camera = camera
+    half_view = math.atan(18 / data.lens)
+    distance = extent / rng.uniform(0.75, 1.05) / 2 / math.tan(half_view)  # the melds across most of the photo
+    if rng.random() < 0.2:
+        down, yaw, roll = math.radians(rng.uniform(78, 89)), math.radians(rng.uniform(-8, 8)), rng.uniform(-math.pi, math.pi)
+    else:
+        down, yaw = math.radians(rng.uniform(40, 70)), math.radians(rng.uniform(-20, 20))
+        roll = math.radians(rng.gauss(0, 8) if rng.random() < 0.7 else rng.choice([-1, 1]) * rng.uniform(15, 60))
+    offset = Vector((math.sin(yaw) * math.cos(down), -math.cos(yaw) * math.cos(down), math.sin(down))) * distance
+    camera.location = centre + offset
+    _look_at(camera, centre, roll)
+    data.dof.use_dof = rng.random() < 0.5
+    data.dof.focus_distance = distance
+    data.dof.aperture_fstop = rng.uniform(2.8, 8.0)
+    return camera
+
+
 def _look_at(camera: object, target: Vector, roll: float) -> None:
     direction = target - camera.location
     camera.rotation_euler = (direction.to_track_quat("-Z", "Y").to_matrix().to_4x4() @ Matrix.Rotation(roll, 4, "Z")).to_euler()
@@ -543,14 +624,20 @@ def _phone_processing(out: np.ndarray, rng: random.Random) -> np.ndarray:
 
 
 def render_photo(seed: int, style: str, folder: Path, samples: int, threads: int = 0, photo: bool = True,
-                 inks: bool = False, unseen_light: bool = False) -> tuple[np.ndarray | None, list[tuple[str, tuple[float, ...], tuple[float, ...], bool]]]:
+                 inks: bool = False, unseen_light: bool = False
+                 ) -> tuple[np.ndarray | None, list[tuple[str, tuple[float, ...], tuple[float, ...], bool, int]]]:
     """One photo (``None`` with ``photo=False``: the labels only, from the same scene) and its labels: each tile's
-    code, its visible face's box, the box of all of it that shows (face, top and sides), upside down or not."""
+    code, its visible face's box, the box of all of it that shows (face, top and sides), upside down or not, and its
+    meld (melds laid on the table, ``table``; −1 on a rack)."""
     bpy.ops.wm.read_factory_settings(use_empty=True)
     rng = random.Random(seed)
     _settings(samples, threads)
-    placed, centre, length = build_scene(rng, folder, inks)
-    camera = place_camera(rng, style, centre, length, placed)
+    if style == flat.TABLE:
+        placed, centre, extent = build_table_scene(rng, folder, inks)
+        camera = place_table_camera(rng, centre, extent)
+    else:
+        placed, centre, length = build_scene(rng, folder, inks)
+        camera = place_camera(rng, style, centre, length, placed)
     mood = light_scene(rng, camera, centre, unseen_light)
     bpy.context.view_layer.update()
     image = None
@@ -566,7 +653,7 @@ def render_photo(seed: int, style: str, folder: Path, samples: int, threads: int
     for k, tile in enumerate(placed, start=1):
         seen = faces == k
         if tile.face_up and int(seen.sum()) >= max(0.6 * face_area(tile, camera), 30):
-            labels.append((tile.tile, _bounds(seen), _bounds(wholes == k), tile.upside_down))
+            labels.append((tile.tile, _bounds(seen), _bounds(wholes == k), tile.upside_down, tile.meld))
     return image, labels
 
 
@@ -581,7 +668,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--count", type=int, default=10)
     parser.add_argument("--seed", type=int, default=9801)
-    parser.add_argument("--style", choices=STYLES, required=True)
+    parser.add_argument("--style", choices=(*STYLES, flat.TABLE), required=True,
+                        help="a rack seen tilted, front or rotated; or 'table': melds laid face up on the table, as an "
+                             "Okey 101 opening (the labels give each tile's meld)")
     parser.add_argument("--start", type=int, default=0, help="first photo index (to render a set in parts)")
     parser.add_argument("--samples", type=int, default=24, help="path-tracing samples a pixel (denoised)")
     parser.add_argument("--threads", type=int, default=0, help="CPU threads (0: all)")
@@ -618,7 +707,9 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     labels = args.out / "labels.csv"
     mode = "a" if args.start and labels.exists() else "w"
+    table = args.style == flat.TABLE
     header = ["image", "tile", "x1", "y1", "x2", "y2", "upside_down", "style", "whole_x1", "whole_y1", "whole_x2", "whole_y2"]
+    header += ["meld"] * table
     with open(labels, mode, newline="") as handle, tempfile.TemporaryDirectory() as scratch:
         writer = csv.writer(handle)
         if mode == "w":
@@ -631,9 +722,9 @@ def main() -> None:
                                         unseen_light=args.unseen_light)
             if image is not None:
                 cv2.imwrite(str(args.out / name), image)
-            for tile, box, whole, upside in tiles:
+            for tile, box, whole, upside, meld in tiles:
                 writer.writerow([name, tile, *(round(v, 1) for v in box), int(upside), args.style,
-                                 *(round(v, 1) for v in whole)])
+                                 *(round(v, 1) for v in whole)] + [meld] * table)
             handle.flush()
             print(f"{name}: {len(tiles)} tiles", flush=True)
 

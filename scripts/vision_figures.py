@@ -93,6 +93,7 @@ SETS = (
            ("--samples", "16", "--set-inks", "--unseen-light"), three_d=True),
     DevSet("3d-heavy", "3-D, one ink a colour, heavy numerals never trained on", 9402, 10,
            ("--set-inks", "--heavy-fonts"), three_d=True),
+    DevSet("3d-table", "3-D, melds laid on the table", 9611, 40, ("--samples", "16"), three_d=True, styles=("table",)),
 )
 
 
