@@ -102,6 +102,16 @@ def test_H4_a_narrow_gap_is_read_from_the_melds_the_codes_make() -> None:
     assert _melds(boxes, codes) == [["K3", "K4", "K5"], ["K6", "K7", "K8"]]
 
 
+def test_H4_the_okey_standing_in_a_meld_counts_as_a_wild_where_the_codes_decide() -> None:
+    """Y7 Y8 and the okey R5 (as Y9) Y10, then a fifth of a tile too far for touching, B2 K2 Y2: with the indicator
+    known (R4), the run looks legal and the melds part; without it, the run looks like no meld and nothing says to."""
+    line = [("Y7", 0), ("Y8", 1), ("R5", 1), ("Y10", 1), ("B2", 1.2), ("K2", 1), ("Y2", 1)]
+    boxes, codes = _laid([line])
+    parts = photo_melds(boxes, codes, okey="R5")
+    assert [meld for meld, _ in parts] == [0, 0, 0, 0, 1, 1, 1]
+    assert len({meld for meld, _ in photo_melds(boxes, codes)}) == 1
+
+
 def test_H4_a_clear_gap_or_touching_tiles_outweigh_the_codes() -> None:
     """Two runs that would make one, laid a whole tile apart, stay two; tiles that touch stay one meld though they
     make none (a tile read wrong, an okey standing in): the page shows the melds as laid, and the referee judges."""

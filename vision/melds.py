@@ -48,11 +48,11 @@ WILDS = ("F", "J")
 """Codes any meld may hold anywhere (a false okey or a joker, read as a wild for the split only)."""
 
 
-def looks_like_meld(codes: Sequence[str]) -> bool:
+def looks_like_meld(codes: Sequence[str], wilds: Sequence[str] = WILDS) -> bool:
     """Whether ``codes`` (tile notation) could be one meld as laid: a pair of one tile, a set of one number in
     distinct colours (three or four), or a run of one colour whose numbers follow each other in laid order, up or
-    down, 1 to 13; ``F`` and ``J`` stand in for any tile.  A rough test for where melds part, never a verdict: the
-    rules engine judges the melds.
+    down, 1 to 13; the ``wilds`` (``F`` and ``J``, and the hand's okey where it is known) stand in for any tile.  A
+    rough test for where melds part, never a verdict: the rules engine judges the melds.
 
     >>> looks_like_meld(["R3", "R4", "R5"]), looks_like_meld(["K7", "F", "B7"]), looks_like_meld(["Y9", "Y8", "Y7"])
     (True, True, True)
@@ -60,11 +60,11 @@ def looks_like_meld(codes: Sequence[str]) -> bool:
     (False, False, False)
     """
     if len(codes) == 2:
-        return codes[0] == codes[1] or any(code in WILDS for code in codes)
+        return codes[0] == codes[1] or any(code in wilds for code in codes)
     if not 3 <= len(codes) <= 13:
         return False
     plain = [(place, code[0], int(code[1:])) for place, code in enumerate(codes)
-             if code not in WILDS and code[1:].isdigit()]
+             if code not in wilds and code[1:].isdigit()]
     colours = {colour for _, colour, _ in plain}
     if len(codes) <= 4 and len({number for _, _, number in plain}) <= 1 and len(colours) == len(plain):
         return True
@@ -104,7 +104,7 @@ def _usual_step(centres: np.ndarray, nearest: np.ndarray, partner: np.ndarray) -
     return lambda points: np.maximum(plane[0] + points[..., 0] * plane[1] + points[..., 1] * plane[2], floor)
 
 
-def _split_chain(steps: Sequence[float], codes: Sequence[str]) -> list[int]:
+def _split_chain(steps: Sequence[float], codes: Sequence[str], wilds: Sequence[str]) -> list[int]:
     """Where a chain's melds start (indices into ``codes``, 0 first): the splits of least cost, where splitting at a
     step narrower than ``GAP`` costs how much narrower (in ``BAND``\\ s), not splitting at a wider one how much wider,
     and each part that does not look like a meld (:func:`looks_like_meld`) costs one.  No part is longer than
@@ -114,7 +114,7 @@ def _split_chain(steps: Sequence[float], codes: Sequence[str]) -> list[int]:
     best, back = [0.0] + [math.inf] * count, [0] * (count + 1)
     for end in range(1, count + 1):
         for start in range(max(0, end - LONGEST), end):
-            cost = best[start] + (0.0 if looks_like_meld(codes[start:end]) else 1.0) + wide[end - 1] - wide[start]
+            cost = best[start] + (0.0 if looks_like_meld(codes[start:end], wilds) else 1.0) + wide[end - 1] - wide[start]
             if start:
                 cost += max(0.0, GAP - steps[start - 1]) / BAND
             if cost < best[end]:
@@ -126,8 +126,8 @@ def _split_chain(steps: Sequence[float], codes: Sequence[str]) -> list[int]:
     return starts[::-1]
 
 
-def _melds_along(angle: float, centres: np.ndarray, distance: np.ndarray, codes: Sequence[str]
-                 ) -> tuple[list[list[int]], np.ndarray]:
+def _melds_along(angle: float, centres: np.ndarray, distance: np.ndarray, codes: Sequence[str],
+                 wilds: Sequence[str]) -> tuple[list[list[int]], np.ndarray]:
     """The melds of rows running at ``angle`` (each a list of tile indices along the rows) and the rows' direction."""
     direction = np.array([math.cos(angle), math.sin(angle)])
     offsets = centres[None] - centres[:, None]
@@ -140,14 +140,16 @@ def _melds_along(angle: float, centres: np.ndarray, distance: np.ndarray, codes:
     melds: list[list[int]] = []
     for chain in np.unique(chains):
         members = sorted((int(i) for i in np.flatnonzero(chains == chain)), key=lambda i: (along[i], i))
-        starts = _split_chain([float(steps[a, b]) for a, b in zip(members, members[1:])], [codes[i] for i in members])
+        starts = _split_chain([float(steps[a, b]) for a, b in zip(members, members[1:])], [codes[i] for i in members],
+                              wilds)
         melds += [members[a:b] for a, b in zip(starts, [*starts[1:], len(members)])]
     return melds, direction
 
 
-def photo_melds(boxes: Sequence[Sequence[float]], codes: Sequence[str]) -> list[tuple[int, int]]:
+def photo_melds(boxes: Sequence[Sequence[float]], codes: Sequence[str], okey: str | None = None) -> list[tuple[int, int]]:
     """Each tile's meld (numbered in reading order: line by line, along the rows) and its place in the meld, for a
-    photo of melds laid on the table; ``boxes`` (x1, y1, x2, y2) and ``codes`` as the recogniser read them.
+    photo of melds laid on the table; ``boxes`` (x1, y1, x2, y2) and ``codes`` as the recogniser read them, ``okey``
+    the hand's okey where the table knows it (a wild like ``F`` and ``J`` where the codes decide).
 
     Two lines: R1 R2 R3, a gap of half a tile, K7 Y7 B7; below them B4 B5 B6 and, touching it, B9 B10 B11: one chain,
     parted where the run breaks.
@@ -168,7 +170,7 @@ def photo_melds(boxes: Sequence[Sequence[float]], codes: Sequence[str]) -> list[
     distance = np.linalg.norm(centres[None] - centres[:, None], axis=2)
     np.fill_diagonal(distance, np.inf)
     angle = row_direction(centres, 3.5 * float(np.median(np.minimum(width, height)))) or 0.0
-    melds, direction = _melds_along(angle, centres, distance, codes)
+    melds, direction = _melds_along(angle, centres, distance, codes, WILDS + ((okey,) if okey else ()))
     along, across = centres @ direction, centres @ np.array([-direction[1], direction[0]])
     lines: list[list[list[int]]] = []
     for meld in sorted(melds, key=lambda m: float(across[m].mean())):

@@ -34,7 +34,7 @@ from companion.rules.scoring_101 import (
     score_okey101_hand,
 )
 from companion.rules.scoring_okey import pending_gosterme, score_okey_hand
-from companion.rules.tiles import format_tiles, parse_tiles
+from companion.rules.tiles import format_tiles, okey_for, parse_tiles
 from companion.rules.win import check_win
 from companion.tables import HandRow, TableState
 from companion.web.api import get_store
@@ -608,7 +608,7 @@ def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response
         unsure=unsure,
         warnings=_photo_warnings(recognition.warnings, unsure),
         places=photo_rows([t.box for t in recognition.tiles]),
-        melds=photo_melds([t.box for t in recognition.tiles], codes),
+        melds=photo_melds([t.box for t in recognition.tiles], codes, _photo_okey(context.get("state"))),
         cut=cut,
         same=same,
         linked=sum(link is not None for link in same),
@@ -711,6 +711,13 @@ def _photo_indicator(state: TableState | None) -> str | None:
     except ValueError:
         return None
     return code if parse_tiles(code)[0].is_numbered else None
+
+
+def _photo_okey(state: TableState | None) -> str | None:
+    """The okey of the indicator a photo's tiles are checked against (:func:`_photo_indicator`), or ``None``: a wild
+    where a photo of melds on the table is split (``vision.melds``)."""
+    indicator = _photo_indicator(state)
+    return None if indicator is None else okey_for(indicator).code
 
 
 def _wins_at(state: TableState) -> Callable[[Sequence[str], str], bool]:
