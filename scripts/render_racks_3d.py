@@ -249,7 +249,7 @@ def _box(name: str, size: tuple[float, float, float], centre: tuple[float, float
 
 
 def _add_tile(tile: str, rng: random.Random, look: dict[str, object], width: float, body: object, folder: Path,
-              index: int, location: Vector, rotation: Euler, upside: bool, face_up: bool = True) -> Placed:
+              index: int, location: Vector, rotation: Euler, upside: bool, face_up: bool = True, meld: int = -1) -> Placed:
     colours, depth = face_texture(tile, rng, look, int(FACE_PX * width / TILE_H))
     if upside:
         colours, depth = colours[::-1, ::-1].copy(), depth[::-1, ::-1].copy()
@@ -262,21 +262,37 @@ def _add_tile(tile: str, rng: random.Random, look: dict[str, object], width: flo
     obj.location = location
     obj.rotation_euler = rotation
     bpy.context.scene.collection.objects.link(obj)
-    return Placed(tile, obj, upside, face_up)
+    return Placed(tile, obj, upside, face_up, meld)
 
 
-def build_scene(rng: random.Random, folder: Path, inks: bool = False) -> tuple[list[Placed], Vector, float]:
-    """The rack with its tiles and the table with loose tiles; returns the tiles, the rack's centre and its length.
-    With ``inks`` the rack's set prints each colour with one ink (``render_racks.set_inks``); without, each tile's ink
-    is drawn from every set's spread (how every set up to the thirty-sixth round was rendered)."""
+def _tile_set(rng: random.Random, inks: bool) -> tuple[dict[str, object], float, object]:
+    """A set's look (``render_racks.random_look``, with the glaze's roughness and the engraving's depth; with ``inks``
+    one ink a colour), its tiles' width and the material of their bodies."""
     look = flat.random_look(rng)
     look["roughness"] = rng.uniform(0.12, 0.35)
     look["engraving"] = rng.uniform(0.5, 1.0)
     if inks:
         look["inks"] = flat.set_inks(rng)
     width = TILE_H * float(look["aspect"])  # type: ignore[arg-type]
-    ivory = look["face"]
-    body = _principled("body", ivory, float(look["roughness"]))  # type: ignore[arg-type]
+    return look, width, _principled("body", look["face"], float(look["roughness"]))  # type: ignore[arg-type]
+
+
+def _add_table(rng: random.Random) -> None:
+    """The table top: a plane 1.5 m across in one of ``_table_material``'s cloths."""
+    table = bpy.data.objects.new("table", bpy.data.meshes.new("table"))
+    bm = bmesh.new()
+    bmesh.ops.create_grid(bm, x_segments=1, y_segments=1, size=150)
+    bm.to_mesh(table.data)
+    bm.free()
+    table.data.materials.append(_table_material(rng))
+    bpy.context.scene.collection.objects.link(table)
+
+
+def build_scene(rng: random.Random, folder: Path, inks: bool = False) -> tuple[list[Placed], Vector, float]:
+    """The rack with its tiles and the table with loose tiles; returns the tiles, the rack's centre and its length.
+    With ``inks`` the rack's set prints each colour with one ink (``render_racks.set_inks``); without, each tile's ink
+    is drawn from every set's spread (how every set up to the thirty-sixth round was rendered)."""
+    look, width, body = _tile_set(rng, inks)
     wood = _wood_material(rng)
     total = rng.choice([14, 15, 21, 22, 22, 20, 18, 16]) if rng.random() < 0.85 else rng.randint(5, 13)
     hand = flat._random_hand(rng, total)
@@ -314,13 +330,7 @@ def build_scene(rng: random.Random, folder: Path, inks: bool = False) -> tuple[l
         where = Vector((rng.uniform(-length / 2, length / 2), rng.uniform(-14, -3), DEPTH / 2 + 0.01))
         turn = Euler((math.radians(-90 if up else 90), 0, rng.uniform(-math.pi, math.pi)))
         placed.append(_add_tile(rng.choice(deck), rng, look, width, body, folder, len(placed), where, turn, False, up))
-    table = bpy.data.objects.new("table", bpy.data.meshes.new("table"))
-    bm = bmesh.new()
-    bmesh.ops.create_grid(bm, x_segments=1, y_segments=1, size=150)
-    bm.to_mesh(table.data)
-    bm.free()
-    table.data.materials.append(_table_material(rng))
-    bpy.context.scene.collection.objects.link(table)
+    _add_table(rng)
     centre = Vector((0, depth_tier / 2 + 0.5, shelf + (step + TILE_H) / 2 if rows[1] else shelf + TILE_H / 2))
     return placed, centre, length
 
@@ -330,13 +340,7 @@ def build_table_scene(rng: random.Random, folder: Path, inks: bool = False) -> t
     touching tiles away from the player (towards +y), a gap between melds, each tile set down by hand (turned a little,
     moved a little), a line laid from the far seat upside down; returns the tiles, the melds' centre and the longer
     side of the ground they cover."""
-    look = flat.random_look(rng)
-    look["roughness"] = rng.uniform(0.12, 0.35)
-    look["engraving"] = rng.uniform(0.5, 1.0)
-    if inks:
-        look["inks"] = flat.set_inks(rng)
-    width = TILE_H * float(look["aspect"])  # type: ignore[arg-type]
-    body = _principled("body", look["face"], float(look["roughness"]))  # type: ignore[arg-type]
+    look, width, body = _tile_set(rng, inks)
     melds = flat._random_melds(rng)
     per_line = rng.choice([7, 9, 11, 13, 15])
     lines: list[list[list[str]]] = [[]]
@@ -357,20 +361,14 @@ def build_table_scene(rng: random.Random, folder: Path, inks: bool = False) -> t
                                 DEPTH / 2 + 0.01))
                 turn = Euler((math.radians(-90), 0, math.radians(rng.gauss(0, 1.5))))
                 upside = across != (rng.random() < 0.02)
-                placed.append(_add_tile(tile, rng, look, width, body, folder, len(placed), where, turn, upside))
-                placed[-1] = Placed(tile, placed[-1].obj, upside, True, number)
+                placed.append(_add_tile(tile, rng, look, width, body, folder, len(placed), where, turn, upside,
+                                        meld=number))
                 x += width * rng.uniform(1.0, 1.02)
             x += width * rng.uniform(0.3, 1.4)
             number += 1
     xs = [p.obj.location.x for p in placed]
     ys = [p.obj.location.y for p in placed]
-    table = bpy.data.objects.new("table", bpy.data.meshes.new("table"))
-    bm = bmesh.new()
-    bmesh.ops.create_grid(bm, x_segments=1, y_segments=1, size=150)
-    bm.to_mesh(table.data)
-    bm.free()
-    table.data.materials.append(_table_material(rng))
-    bpy.context.scene.collection.objects.link(table)
+    _add_table(rng)
     centre = Vector(((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2, DEPTH / 2))
     return placed, centre, max(max(xs) - min(xs) + width, max(ys) - min(ys) + TILE_H)
 
