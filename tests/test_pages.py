@@ -546,6 +546,33 @@ def test_photo_boxes_and_unsure_tiles(editor: FlaskClient, app: Flask, okey_tabl
     assert "tiles overlap" in response.text and "data-rec-fix" in response.text
 
 
+class OpeningRecognizer:
+    """A photo of an opening on the table: Y7 Y8, the okey R5 (standing in as Y9), Y10, then, a fifth of a tile
+    further than touching, B2 K2 Y2."""
+
+    def recognize(self, data: bytes) -> FakeRecognition:
+        lefts = (0, 30, 60, 90, 126, 156, 186)
+        return FakeRecognition([FakeTile(code, (x, 10, x + 30, 52), 0.98, False)
+                                for code, x in zip(("Y7", "Y8", "R5", "Y10", "B2", "K2", "Y2"), lefts)])
+
+
+def test_H4_a_photo_of_an_opening_gives_each_tile_its_meld_the_okey_a_wild(editor: FlaskClient, app: Flask,
+                                                                         table101: str) -> None:
+    """The photo page says which meld each tile is in (``vision.melds``), for the opening checker's picker to take
+    them meld by meld; the deal's indicator makes R5 the okey, which may stand in the run before the gap."""
+    app.extensions["recognizer"] = OpeningRecognizer()
+
+    def melds() -> list[str]:
+        response = post(editor, f"/t/{table101}/photo", {"picker": "meld-picker",
+                        "photo": (io.BytesIO(b"photo"), "table.jpg", "image/jpeg")}, content_type="multipart/form-data")
+        assert response.status_code == 200
+        return re.findall(r'data-meld="(\d+)"', response.text)
+
+    assert melds() == ["0"] * 7  # no indicator yet: the run looks like no meld, and nothing parts it
+    assert post(editor, f"/t/{table101}/deal/indicator", {"indicator": "R4"}).status_code == 303
+    assert melds() == ["0"] * 4 + ["1"] * 3
+
+
 class AsideRecognizer:
     def recognize(self, data: bytes) -> FakeRecognition:
         return FakeRecognition([FakeTile("R7", (10, 10, 50, 70), 0.98, False)],
