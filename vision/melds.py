@@ -12,9 +12,10 @@ there, so the opening checker and the turn referee get melds, not one long list 
 2. **Splits.**  Along a chain, a step wider than ``GAP`` usual steps is a gap between melds, a narrower one is two
    tiles touching.  The detector's boxes sit a little off their tiles, so steps near ``GAP`` say little: where they
    do, the tiles' codes decide, the split that leaves melds that look legal (a run of one colour, numbers following
-   each other either way; a set of one number in distinct colours; a pair) winning.  A step ``BAND`` past ``GAP``
-   outweighs a meld that does not look legal (an okey standing in, a tile read wrong): the geometry's word is kept
-   where it is clear.  Nothing is changed but where the melds part, and the page shows that for a tap to mend.
+   each other either way; a set of one number in distinct colours; a pair; a false okey, a joker and the hand's okey
+   where the table knows it standing in for any tile) winning.  A step ``BAND`` past ``GAP`` outweighs a meld that
+   does not look legal (a tile read wrong, an okey the table does not know): the geometry's word is kept where it is
+   clear.  Nothing is changed but where the melds part, and the page shows that for a tap to mend.
 3. **Order.**  Melds line by line (those whose centres lie within half a tile across the rows), each line along the
    rows, each meld's tiles along them.
 
@@ -30,14 +31,14 @@ import numpy as np
 
 from vision.numerals import components, row_direction
 
-__all__ = ["photo_melds", "looks_like_meld", "GAP", "BAND", "LINK", "SLACK"]
+__all__ = ["photo_melds", "looks_like_meld", "GAP", "BAND", "LINK", "SLACK", "LONGEST"]
 
 GAP = 1.3
 """A step (between the centres of two neighbours) wider than this many usual steps parts two melds: tiles of a meld
 touch (one step), and players leave a third of a tile or more between melds."""
 BAND = 0.2
-"""How far from ``GAP`` a step must lie (in usual steps) to outweigh the codes: a step ``GAP + BAND`` wide parts two
-melds even where both parts look illegal together and not apart … and the other way round."""
+"""Where the codes have their say: a part that does not look like a meld costs as much as a step ``BAND`` usual steps
+on the wrong side of ``GAP``, so a step farther from ``GAP`` than that decides however the codes read."""
 LINK = 1.7
 """Neighbours farther apart than this many usual steps are never in one meld."""
 SLACK = math.radians(25)
