@@ -581,12 +581,14 @@ def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response
     codes = [special if t.tile == other else t.tile for t in recognition.tiles]
     unsure = [bool(t.low_confidence) or t.tile == other for t in recognition.tiles]
     # A photo added to the last one shows part of the rack: its own tile count says nothing.
-    checks = _photo_checks(context, codes, unsure, part=last is not None)
+    indicator = _photo_indicator(context.get("state"))
+    checks = _photo_checks(context, codes, unsure, indicator, part=last is not None)
     for index in checks.flagged:
         unsure[index] = True
     from vision.melds import photo_melds
     from vision.pairs import CUT, Seen, photo_rows, same_tiles
 
+    boxes = [t.box for t in recognition.tiles]
     cut = [_warned(t, CUT) for t in recognition.tiles]
     seen = [Seen(code, tuple(float(v) for v in t.box), (CUT,) if c else ())
             for code, t, c in zip(codes, recognition.tiles, cut)]
@@ -607,8 +609,9 @@ def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response
         colour_names=COLOUR_NAMES,
         unsure=unsure,
         warnings=_photo_warnings(recognition.warnings, unsure),
-        places=photo_rows([t.box for t in recognition.tiles]),
-        melds=photo_melds([t.box for t in recognition.tiles], codes, _photo_okey(context.get("state"))),
+        places=photo_rows(boxes),
+        # A photo of melds on the table is split where the hand's okey may stand in for any tile.
+        melds=photo_melds(boxes, codes, None if indicator is None else okey_for(indicator).code),
         cut=cut,
         same=same,
         linked=sum(link is not None for link in same),
@@ -685,17 +688,18 @@ def _photo_warnings(warnings: Sequence[str], unsure: Sequence[bool]) -> list[str
     return shown
 
 
-def _photo_checks(context: dict[str, Any], codes: list[str], unsure: list[bool], part: bool = False) -> PhotoCheck:
+def _photo_checks(context: dict[str, Any], codes: list[str], unsure: list[bool], indicator: str | None,
+                  part: bool = False) -> PhotoCheck:
     """The rule checks on a photo's tiles: the picker says how many tiles it expects and whether a
     "one tile away" hint makes sense there (an Okey win), neither on ``part`` of a rack (a photo to add
-    to the last one); the table knows the indicator."""
+    to the last one); ``indicator`` is the table's (:func:`_photo_indicator`)."""
     expect: list[int] = []
     for token in ("" if part else form_text("expect")).split():  # "14", or a range "0-22"
         low, _dash, high = token.partition("-")
         if low.isdigit() and (high.isdigit() or not _dash):
             expect.extend(range(int(low), int(high or low) + 1))
     state = context.get("state")
-    return check_photo(codes, unsure, expect=tuple(expect), indicator=_photo_indicator(state),
+    return check_photo(codes, unsure, expect=tuple(expect), indicator=indicator,
                        win_hint=form_text("win_hint") == "1" and not part,
                        wins=None if state is None else _wins_at(state))
 
@@ -711,13 +715,6 @@ def _photo_indicator(state: TableState | None) -> str | None:
     except ValueError:
         return None
     return code if parse_tiles(code)[0].is_numbered else None
-
-
-def _photo_okey(state: TableState | None) -> str | None:
-    """The okey of the indicator a photo's tiles are checked against (:func:`_photo_indicator`), or ``None``: a wild
-    where a photo of melds on the table is split (``vision.melds``)."""
-    indicator = _photo_indicator(state)
-    return None if indicator is None else okey_for(indicator).code
 
 
 def _wins_at(state: TableState) -> Callable[[Sequence[str], str], bool]:
