@@ -127,11 +127,13 @@ def _split_chain(steps: Sequence[float], codes: Sequence[str], wilds: Sequence[s
     return starts[::-1]
 
 
-def _melds_along(angle: float, centres: np.ndarray, distance: np.ndarray, codes: Sequence[str],
-                 wilds: Sequence[str]) -> tuple[list[list[int]], np.ndarray]:
+def _melds_along(angle: float, centres: np.ndarray, codes: Sequence[str], wilds: Sequence[str]
+                 ) -> tuple[list[list[int]], np.ndarray]:
     """The melds of rows running at ``angle`` (each a list of tile indices along the rows) and the rows' direction."""
     direction = np.array([math.cos(angle), math.sin(angle)])
     offsets = centres[None] - centres[:, None]
+    distance = np.linalg.norm(offsets, axis=2)
+    np.fill_diagonal(distance, np.inf)
     aligned = np.abs(offsets @ direction) >= math.cos(SLACK) * distance
     along_rows = np.where(aligned, distance, np.inf)
     usual = _usual_step(centres, along_rows.min(1), along_rows.argmin(1))
@@ -168,10 +170,8 @@ def photo_melds(boxes: Sequence[Sequence[float]], codes: Sequence[str], okey: st
     centres = np.stack([(array[:, 0] + array[:, 2]) / 2, (array[:, 1] + array[:, 3]) / 2], 1)
     width, height = array[:, 2] - array[:, 0], array[:, 3] - array[:, 1]
     size = np.sqrt(np.maximum(width * height, 1e-9))
-    distance = np.linalg.norm(centres[None] - centres[:, None], axis=2)
-    np.fill_diagonal(distance, np.inf)
     angle = row_direction(centres, 3.5 * float(np.median(np.minimum(width, height)))) or 0.0
-    melds, direction = _melds_along(angle, centres, distance, codes, WILDS + ((okey,) if okey else ()))
+    melds, direction = _melds_along(angle, centres, codes, WILDS + ((okey,) if okey else ()))
     along, across = centres @ direction, centres @ np.array([-direction[1], direction[0]])
     lines: list[list[list[int]]] = []
     for meld in sorted(melds, key=lambda m: float(across[m].mean())):
