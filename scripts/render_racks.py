@@ -442,6 +442,19 @@ def _random_melds(rng: random.Random) -> list[list[str]]:
     return melds
 
 
+def laid_lines(rng: random.Random) -> list[list[list[str]]]:
+    """Melds a player lays down (:func:`_random_melds`) in the lines they lie in on the table: 7 to 15 tiles a line at
+    most, a meld never across two lines."""
+    melds = _random_melds(rng)
+    per_line = rng.choice([7, 9, 11, 13, 15])
+    lines: list[list[list[str]]] = [[]]
+    for meld in melds:
+        if lines[-1] and sum(len(m) for m in lines[-1]) + len(meld) > per_line:
+            lines.append([])
+        lines[-1].append(meld)
+    return lines
+
+
 def render_table_plane(rng: random.Random, look: dict[str, object]) -> tuple[np.ndarray, np.ndarray, list[Tile]]:
     """Melds laid face up on the table, seen straight from above, in the table's own plane: lines of melds, the tiles
     of a meld touching, a gap between melds, each tile set down by hand (a little turned and moved); a line laid
@@ -450,14 +463,8 @@ def render_table_plane(rng: random.Random, look: dict[str, object]) -> tuple[np.
     face corners in it."""
     tile_h = TILE_H
     tile_w = tile_h * float(look["aspect"])  # type: ignore[arg-type]
-    melds = _random_melds(rng)
-    lines: list[list[list[str]]] = [[]]
-    per_line = rng.choice([7, 9, 11, 13, 15])
-    for meld in melds:
-        if lines[-1] and sum(len(m) for m in lines[-1]) + len(meld) > per_line:
-            lines.append([])
-        lines[-1].append(meld)
-    gap = [tile_w * rng.uniform(0.3, 1.4) for _ in melds]
+    lines = laid_lines(rng)
+    gap = [tile_w * rng.uniform(0.3, 1.4) for line in lines for _ in line]
     line_gap = tile_h * rng.uniform(0.15, 0.7)
     margin = tile_h * rng.uniform(0.6, 1.2)
     widths = [sum(len(m) for m in line) * tile_w * 1.01 + sum(gap[: len(line)]) for line in lines]
@@ -469,9 +476,9 @@ def render_table_plane(rng: random.Random, look: dict[str, object]) -> tuple[np.
     tiles: list[Tile] = []
     y = margin
     number = 0
-    for line in lines:
+    for line, line_width in zip(lines, widths):
         across = rng.random() < 0.15  # laid from the far seat: upside down to this camera
-        x = margin + rng.uniform(0, max(0.0, width - 2 * margin - widths[lines.index(line)]))
+        x = margin + rng.uniform(0, max(0.0, width - 2 * margin - line_width))
         for meld, space in zip(line, gap):
             for tile in meld:
                 angle = math.radians(rng.gauss(0, 1.5))
@@ -529,12 +536,15 @@ def render_table_photo(rng: random.Random, size: tuple[int, int] = (960, 720)) -
     inside = cv2.warpPerspective(np.full(plane.shape[:2], 255, np.uint8), matrix, (width, height)).astype(np.float32)[..., None] / 255
     warped = cv2.warpPerspective(plane, matrix, (width, height), flags=cv2.INTER_AREA)
     scene = (scene * (1 - inside) + warped * inside).astype(np.uint8)
-    photo_tiles = []
-    for t in tiles:
-        corners = cv2.perspectiveTransform(t.corners[None], matrix)[0]
-        turned = float((corners[3] - corners[0])[1]) < 0
-        photo_tiles.append(Tile(t.tile, corners, t.upside_down != turned, t.meld))
-    return _light(scene, rng), photo_tiles, TABLE
+    return _light(scene, rng), [_in_photo(t, matrix) for t in tiles], TABLE
+
+
+def _in_photo(tile: Tile, matrix: np.ndarray, offset: np.ndarray | None = None) -> Tile:
+    """A tile of a plane (moved by ``offset`` in it) as the photo ``matrix`` takes it: its corners in the photo, and
+    upside down as the photo shows it (a rack or a table photographed turned over shows its tiles upside down)."""
+    corners = cv2.perspectiveTransform((tile.corners if offset is None else tile.corners + offset)[None], matrix)[0]
+    turned = float((corners[3] - corners[0])[1]) < 0
+    return Tile(tile.tile, corners, tile.upside_down != turned, tile.meld)
 
 
 def _cut_foot(corners: np.ndarray, lip: float) -> np.ndarray:
@@ -671,12 +681,7 @@ def render_photo(rng: random.Random, style: str | None = None, size: tuple[int, 
     mask = cv2.warpPerspective(np.full(plane.shape[:2], 255, np.uint8), matrix, (width, height))
     shadow = cv2.GaussianBlur(np.roll(mask, (int(height * 0.02), int(width * 0.01)), (0, 1)), (0, 0), 8).astype(np.float32)[..., None] / 255
     scene = (scene * (1 - 0.5 * shadow)).astype(np.uint8)
-    photo_tiles = []
-    for t in tiles:
-        corners = cv2.perspectiveTransform(t.corners[None], matrix)[0]
-        # Upside down as the photo shows it: a rack photographed turned over shows its tiles upside down.
-        turned = float((corners[3] - corners[0])[1]) < 0
-        photo_tiles.append(Tile(t.tile, corners, t.upside_down != turned))
+    photo_tiles = [_in_photo(t, matrix) for t in tiles]
     sides = [float(np.linalg.norm(t.corners[3] - t.corners[0])) for t in photo_tiles]
     tile_px = float(np.median(sides)) if sides else 60.0
     loose = _loose_tiles(scene, rng, look, tile_px, cv2.dilate(mask, np.ones((9, 9), np.uint8)).copy()) if style != "front" else []
@@ -729,9 +734,7 @@ def render_pair(rng: random.Random, style: str = "tilted", overlap: float = 1.5,
         scene = cv2.warpPerspective(world, matrix, (width, height), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REFLECT)
         in_photo, indices = [], []
         for index, t in enumerate(tiles):
-            corners = cv2.perspectiveTransform((t.corners + offset)[None], matrix)[0]
-            turned = float((corners[3] - corners[0])[1]) < 0
-            in_photo.append(Tile(t.tile, corners, t.upside_down != turned))
+            in_photo.append(_in_photo(t, matrix, offset))
             indices.append((index, int(float(t.corners[:, 1].mean()) > ph / 2)))
         photos.append(_light(scene, rng))
         seen.append(in_photo)

@@ -341,13 +341,7 @@ def build_table_scene(rng: random.Random, folder: Path, inks: bool = False) -> t
     moved a little), a line laid from the far seat upside down; returns the tiles, the melds' centre and the longer
     side of the ground they cover."""
     look, width, body = _tile_set(rng, inks)
-    melds = flat._random_melds(rng)
-    per_line = rng.choice([7, 9, 11, 13, 15])
-    lines: list[list[list[str]]] = [[]]
-    for meld in melds:
-        if lines[-1] and sum(len(m) for m in lines[-1]) + len(meld) > per_line:
-            lines.append([])
-        lines[-1].append(meld)
+    lines = flat.laid_lines(rng)
     line_gap = TILE_H * rng.uniform(0.15, 0.7)
     placed: list[Placed] = []
     number = 0
