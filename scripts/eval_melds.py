@@ -52,6 +52,8 @@ def laid_photos(folder: Path) -> list[Laid]:
     """The labelled photos of ``folder`` (``labels.csv`` with a ``meld`` column)."""
     rows: dict[str, list[tuple[str, tuple[float, ...], int]]] = defaultdict(list)
     wholes: dict[str, list[tuple[float, ...]]] = defaultdict(list)
+    if not (folder / "labels.csv").is_file():
+        sys.exit(f"{folder}: no labels.csv there; render melds on the table into it with render_racks.py --style table")
     with open(folder / "labels.csv", newline="") as handle:
         reader = csv.DictReader(handle)
         if "meld" not in (reader.fieldnames or ()):

@@ -196,7 +196,7 @@ def test_the_table_renderer_labels_each_tile_s_meld(tmp_path: Path) -> None:
 
 def test_eval_melds_reads_labelled_melds_and_refuses_a_folder_without_them(tmp_path: Path) -> None:
     """``scripts/eval_melds.py`` on the two rendered photos of tests/data/vision (labelled as the renderer labels them):
-    every meld split right; a folder whose labels give no meld is refused in one line."""
+    every meld split right; a folder whose labels give no meld, or with no labels at all, is refused in one line."""
     import shutil
     import subprocess
     import sys
@@ -221,3 +221,6 @@ def test_eval_melds_reads_labelled_melds_and_refuses_a_folder_without_them(tmp_p
     refused = subprocess.run([sys.executable, str(scripts / "eval_melds.py"), str(rack)], capture_output=True,
                              text=True, timeout=300)
     assert refused.returncode != 0 and "no meld column" in refused.stderr and "Traceback" not in refused.stderr
+    empty = subprocess.run([sys.executable, str(scripts / "eval_melds.py"), str(tmp_path / "nothing")],
+                           capture_output=True, text=True, timeout=300)
+    assert empty.returncode != 0 and "no labels.csv there" in empty.stderr and "Traceback" not in empty.stderr
