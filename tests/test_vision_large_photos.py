@@ -46,6 +46,16 @@ def test_working_size_halves_only_what_stays_large() -> None:
     assert reduction(8 * WORK_MIN_SIDE, 10) == 8 and reduction(40 * WORK_MIN_SIDE, 10) == 8
 
 
+@pytest.mark.parametrize("height, width", [(1, 5000), (5000, 1), (1, 2 * WORK_MIN_SIDE), (3, 9000)])
+def test_a_strip_a_pixel_or_a_few_high_is_read_not_a_crash(recognizer: Recognizer, height: int, width: int) -> None:
+    """A long strip too thin to halve once (OpenCV's reduced decoding failed on it with an assertion: a server
+    error on the photo page) is decoded as it is, and read: no tiles in it."""
+    strip = cv2.imencode(".png", np.full((height, width, 3), 180, np.uint8))[1].tobytes()
+    pixels, whole_width, whole_height = load_photo(strip)
+    assert (whole_width, whole_height) == (width, height) and min(pixels.shape[:2]) >= 1
+    assert recognizer.recognize(strip).tiles == ()
+
+
 def test_a_large_jpeg_is_decoded_at_the_working_size(phone_photo: bytes) -> None:
     whole = load_image(phone_photo)
     pixels, width, height = load_photo(phone_photo)

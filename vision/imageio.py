@@ -124,13 +124,16 @@ def _apply_orientation(image: np.ndarray, orientation: int) -> np.ndarray:
 
 def reduction(width: int, height: int, min_side: int = WORK_MIN_SIDE) -> int:
     """The factor (1, 2, 4 or 8) a photo of ``width`` × ``height`` is read at: the largest that keeps its long side at
-    least ``min_side`` (:data:`WORK_MIN_SIDE`).
+    least ``min_side`` (:data:`WORK_MIN_SIDE`) and its short side at least a pixel (a strip 1 px high read at half
+    its size would have none: OpenCV's decoder fails on it).
 
     >>> reduction(4032, 3024), reduction(3000, 4000), reduction(1000, 750), reduction(3199, 2000), reduction(7000, 5000)
     (2, 2, 1, 1, 4)
+    >>> reduction(5000, 1), reduction(5000, 2), reduction(20000, 5)
+    (1, 2, 4)
     """
     factor = 1
-    while factor < 8 and max(width, height) >= 2 * factor * min_side:
+    while factor < 8 and max(width, height) >= 2 * factor * min_side and min(width, height) >= 2 * factor:
         factor *= 2
     return factor
 
@@ -211,7 +214,10 @@ def _decode(source: bytes | str | Path, factor_of: Callable[[ImageHeader], int])
     if header.width == 0 or header.height == 0:
         raise ImageError(f"not an image: the header says {header.width}×{header.height} pixels")
     flags = _REDUCED_FLAGS[factor_of(header)] | cv2.IMREAD_IGNORE_ORIENTATION
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), flags)
+    try:
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), flags)
+    except cv2.error:  # a decoder's own assertion on data its header check let through: not a photo to read
+        image = None
     if image is None:
         raise ImageError(
             f"not an image: the {header.format.upper()} data could not be decoded (truncated or corrupt); send the original photo file"
