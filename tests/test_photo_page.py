@@ -384,3 +384,28 @@ def test_O5_one_tile_away_uses_the_corrected_hands_indicator(client: FlaskClient
     offered = r'data-one-away="picker-tiles-1" data-code="(\w+)"'
     assert re.findall(offered, _photo(client, table, expect="14", win_hint="1")) == ["F"]
     assert re.findall(offered, _photo(client, table, expect="14", win_hint="1", amend="1", indicator="Y3")) == ["R8"]
+
+
+def test_a_motion_photo_s_video_is_neither_read_nor_sent_back(client: FlaskClient, app: Flask, table: str) -> None:
+    """A phone's motion photo carries a video after its JPEG: the recogniser gets the JPEG alone, and the page shows
+    it without the video's megabytes."""
+    import base64
+
+    import cv2
+    import numpy as np
+
+    jpeg = cv2.imencode(".jpg", np.full((60, 80, 3), 200, np.uint8))[1].tobytes()
+    got: list[bytes] = []
+
+    class Keeping(Reader):
+        def recognize(self, data: bytes) -> object:
+            got.append(data)
+            return super().recognize(data)
+
+    app.extensions["recognizer"] = Keeping(*_row("R7 R8 R9"))
+    data = {"csrf_token": TOKEN, "picker": "picker-tiles",
+            "photo": (io.BytesIO(jpeg + b"MotionPhoto_Data" + bytes(200_000)), "m.jpg", "image/jpeg")}
+    page = client.post(f"/t/{table}/photo", data=data, content_type="multipart/form-data").text
+    assert got == [jpeg]
+    shown = re.search(r"data:image/jpeg;base64,([A-Za-z0-9+/=]+)", page)
+    assert shown is not None and base64.b64decode(shown.group(1)) == jpeg

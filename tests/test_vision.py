@@ -184,6 +184,16 @@ def test_truncated_jpeg_is_refused(recognizer: Recognizer) -> None:
         recognizer.recognize(data[: len(data) // 2])
 
 
+def test_a_motion_photo_is_read_the_video_after_its_jpeg_left_aside(recognizer: Recognizer) -> None:
+    """A phone's motion photo (Samsung, Google Pixel: on by default on many) is a JPEG whose file goes on past the
+    JPEG's end with a short video.  It was refused as a truncated JPEG; it reads as the JPEG alone."""
+    data = (DATA / FIRST).read_bytes()
+    video = b"MotionPhoto_Data" + bytes(range(256)) * 400  # the trailer: no JPEG end marker in its last kilobyte
+    assert recognizer.recognize(data + video).notation == recognizer.recognize(data).notation
+    with pytest.raises(ImageError, match="truncated"):
+        recognizer.recognize((data + video)[: len(data) // 2])
+
+
 def test_text_file_and_missing_path_are_refused(recognizer: Recognizer, tmp_path: Path) -> None:
     text = tmp_path / "notes.txt"
     text.write_text("R7 R8 R9")

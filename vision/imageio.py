@@ -96,6 +96,42 @@ def _jpeg_header(data: bytes) -> ImageHeader:
     raise ImageError("not an image: truncated JPEG (no frame header); send the whole photo file")
 
 
+def _jpeg_end(data: bytes) -> int | None:
+    """Where the JPEG ends: just past its end marker (EOI), the first after its first start of scan, where the marker
+    cannot stand for anything else (a 0xFF in the scan is followed by 0x00 or a restart marker); None where the
+    image data stops before it (a truncated file).  Not always the file's end: a phone's motion photo (Samsung,
+    Google Pixel) carries its video after the JPEG.
+
+    >>> scan = b"\\xff\\xd8\\xff\\xda\\x00\\x02scan"
+    >>> _jpeg_end(scan + b"\\xff\\xd9" + bytes(5000)), _jpeg_end(scan)
+    (12, None)
+    """
+    pos = 2
+    while pos + 4 <= len(data) and data[pos] == 0xFF:
+        marker = data[pos + 1]
+        if marker == 0xFF:
+            pos += 1
+            continue
+        if marker == 0xDA:
+            end = data.find(b"\xff\xd9", pos)
+            return None if end < 0 else end + 2
+        (length,) = struct.unpack(">H", data[pos + 2 : pos + 4])
+        pos += 2 + length
+    return None
+
+
+def without_trailer(data: bytes) -> bytes:
+    """The upload without what a phone adds after its JPEG (a motion photo's video: megabytes the photo page would
+    send back and keep for nothing); anything else as it is.
+
+    >>> photo = b"\\xff\\xd8\\xff\\xda\\x00\\x02scan\\xff\\xd9"
+    >>> without_trailer(photo + b"MotionPhoto_Data...") == photo, without_trailer(b"text") == b"text"
+    (True, True)
+    """
+    end = _jpeg_end(data) if data.startswith(_JPEG_MAGIC) else None
+    return data if end is None else data[:end]
+
+
 def header_info(data: bytes) -> ImageHeader:
     """Format, dimensions and EXIF orientation read from the first bytes, without decoding pixels."""
     if data.startswith(_PNG_MAGIC):
@@ -222,7 +258,7 @@ def _decode(source: bytes | str | Path, factor_of: Callable[[ImageHeader], int])
         raise ImageError(
             f"not an image: the {header.format.upper()} data could not be decoded (truncated or corrupt); send the original photo file"
         )
-    if header.format == "jpeg" and b"\xff\xd9" not in data[-1024:]:
+    if header.format == "jpeg" and _jpeg_end(data) is None:
         raise ImageError("not an image: truncated JPEG (the end of the file is missing); send the whole photo file")
     return _apply_orientation(image, header.orientation), header
 

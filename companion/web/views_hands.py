@@ -824,7 +824,10 @@ def photo(table_id: str) -> Response:
     if upload is None or not upload.filename:
         return render("photo.html", block="result", status=422, error=_("Choose or take a photo first."), **context)
     mimetype = upload.mimetype if (upload.mimetype or "").startswith("image/") else "image/jpeg"
-    return _recognised(context, upload.read(), mimetype)
+    from vision.imageio import without_trailer
+
+    # A motion photo's video, after its JPEG, is neither sent back with the boxes nor kept.
+    return _recognised(context, without_trailer(upload.read()), mimetype)
 
 
 def on_host() -> bool:
