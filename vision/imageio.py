@@ -100,11 +100,12 @@ def _jpeg_end(data: bytes) -> int | None:
     """Where the JPEG ends: just past its end marker (EOI), the first after its first start of scan, where the marker
     cannot stand for anything else (a 0xFF in the scan is followed by 0x00 or a restart marker); None where the
     image data stops before it (a truncated file).  Not always the file's end: a phone's motion photo (Samsung,
-    Google Pixel) carries its video after the JPEG.
+    Google Pixel) carries its video after the JPEG.  Where the segments before the scan cannot be walked (bytes
+    between them that libjpeg skips with a warning), the last end marker in the file.
 
     >>> scan = b"\\xff\\xd8\\xff\\xda\\x00\\x02scan"
-    >>> _jpeg_end(scan + b"\\xff\\xd9" + bytes(5000)), _jpeg_end(scan)
-    (12, None)
+    >>> _jpeg_end(scan + b"\\xff\\xd9" + bytes(5000)), _jpeg_end(scan), _jpeg_end(b"\\xff\\xd8junk\\xff\\xd9")
+    (12, None, 8)
     """
     pos = 2
     while pos + 4 <= len(data) and data[pos] == 0xFF:
@@ -117,6 +118,9 @@ def _jpeg_end(data: bytes) -> int | None:
             return None if end < 0 else end + 2
         (length,) = struct.unpack(">H", data[pos + 2 : pos + 4])
         pos += 2 + length
+    if pos + 4 <= len(data):  # not a marker where one should start: no telling where the scan begins
+        last = data.rfind(b"\xff\xd9")
+        return None if last < 0 else last + 2
     return None
 
 
