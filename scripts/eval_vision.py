@@ -21,7 +21,7 @@ import statistics
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
@@ -32,9 +32,11 @@ import numpy as np  # noqa: E402
 from real_photos import add_photos_argument, load_photos, split_photos, use_photos  # noqa: E402
 from vision import Recognizer  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
+from vision.numerals import row_direction  # noqa: E402
 from vision.postprocess import box_iou  # noqa: E402
 from vision.recognizer import (  # noqa: E402
-    BLUR_MESSAGE, GLARE_MESSAGE, LOW_CONFIDENCE, MODELS_DIR, UPSIDE_DOWN_WARNING, DetectedTile, blown_out, under_glare,
+    BLUR_MESSAGE, GLARE_MESSAGE, LOW_CONFIDENCE, MODELS_DIR, UPSIDE_DOWN_WARNING, DetectedTile, Recognition, blown_out,
+    under_glare,
 )
 
 
@@ -498,6 +500,41 @@ def _mislead(recognizer: Recognizer, share: float) -> None:
     recognizer.read_numbers = misled  # type: ignore[method-assign]
 
 
+def _level(recognizer: Recognizer, from_degrees: float) -> None:
+    """Experiment, not in the app (forty-eighth round): read a photo whose rows (``vision.numerals.row_direction`` of
+    the detector's boxes) lie ``from_degrees`` or more from level turned so they lie level, on a canvas grown to hold
+    it all and filled with the photo's median colour; each tile's box is turned back and bounded.  Tried, not kept
+    (models/HISTORY.md)."""
+    recognize = recognizer.recognize
+
+    def levelled(image: bytes | str | Path | np.ndarray) -> Recognition:
+        pixels = image if isinstance(image, np.ndarray) else load_image(image)
+        boxes, _ = recognizer.find_tiles(pixels)
+        centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+        short = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+        angle = row_direction(centres, 3.5 * float(np.median(short))) if len(boxes) >= 3 else None
+        if angle is None or abs(np.degrees(angle)) < from_degrees:
+            return recognize(pixels)
+        height, width = pixels.shape[:2]
+        turn = cv2.getRotationMatrix2D((width / 2, height / 2), float(np.degrees(angle)), 1.0)
+        cos, sin = abs(turn[0, 0]), abs(turn[0, 1])
+        size = (int(height * sin + width * cos), int(height * cos + width * sin))
+        turn[:, 2] += (size[0] - width) / 2, (size[1] - height) / 2
+        fill = tuple(float(v) for v in np.median(pixels.reshape(-1, 3), 0))
+        result = recognize(cv2.warpAffine(pixels, turn, size, borderMode=cv2.BORDER_CONSTANT, borderValue=fill))
+        back = cv2.invertAffineTransform(turn)
+
+        def turned_back(tile: DetectedTile) -> DetectedTile:
+            x1, y1, x2, y2 = tile.box
+            corners = np.array([[x1, y1, 1], [x2, y1, 1], [x2, y2, 1], [x1, y2, 1]], np.float64) @ back.T
+            low, high = np.maximum(corners.min(0), 0), np.minimum(corners.max(0), (width, height))
+            return replace(tile, box=(int(low[0]), int(low[1]), int(high[0]), int(high[1])))
+
+        return replace(result, tiles=tuple(map(turned_back, result.tiles)), width=width, height=height)
+
+    recognizer.recognize = levelled  # type: ignore[method-assign]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="evaluate tile recognition on the held-out real photos")
     parser.add_argument("--models", type=Path, default=MODELS_DIR)
@@ -560,6 +597,9 @@ def main() -> None:
     parser.add_argument("--no-strengthen", action="store_true",
                         help="leave out the strengthening of faint colours (vision/ink.py colour_strength)")
     add_photos_argument(parser)
+    parser.add_argument("--level-from", type=float, default=None, metavar="DEGREES",
+                        help="experiment, not in the app: read a photo whose rows lie this many degrees or more from "
+                             "level turned so that they lie level, its boxes turned back (tried, not kept)")
     parser.add_argument("--thresholds", type=float, nargs="*", default=(), help="also score these low-confidence thresholds")
     args = parser.parse_args()
     for name in ("faint_colours", "darker", "smaller", "larger"):
@@ -593,6 +633,8 @@ def main() -> None:
         _blur_boxes(recognizer, args.jitter_boxes)
     if args.flip_up_down:
         _mislead(recognizer, args.flip_up_down)
+    if args.level_from is not None:
+        _level(recognizer, args.level_from)
     def prepared(samples: list[Sample]) -> list[Sample]:
         if args.farther:
             samples = _moved(samples, args.farther)

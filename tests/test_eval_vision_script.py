@@ -192,3 +192,42 @@ def test_a_flagged_tile_is_tallied_by_the_flags_it_carries() -> None:
     assert why_flagged(tile(LOW_CONFIDENCE - 0.01)) == "the bar"
     assert why_flagged(tile(LOW_CONFIDENCE)) == "the looks"
     assert why_flagged(tile(0.5, (UPSIDE_DOWN_WARNING, CUT_WARNING), "Y")) == f"the bar + its colour + {CUT_WARNING}"
+
+
+def test_level_from_reads_a_turned_photo_level_and_gives_its_boxes_back_on_the_photo() -> None:
+    """``--level-from`` (an experiment, not in the app): a photo of melds whose rows lie 58° from level is read on a
+    larger canvas turned by that angle, and each box comes back on the photo's own tiles; under the angle, the photo
+    is read as it is."""
+    import csv
+
+    import numpy as np
+
+    sys.path.insert(0, str(SCRIPT.parent))
+    from eval_vision import _level, match
+
+    from vision import Recognizer
+    from vision.imageio import load_image
+
+    data = SCRIPT.parent.parent / "tests" / "data" / "vision"
+    with open(data / "table.csv", newline="") as handle:
+        truth = [(r["tile"], tuple(float(r[k]) for k in ("x1", "y1", "x2", "y2")))
+                 for r in csv.DictReader(handle) if r["image"] == "table_turned.jpg"]
+    photo = load_image(data / "table_turned.jpg")
+    for degrees, turned in ((70.0, False), (40.0, True)):
+        recognizer = Recognizer()
+        seen: list[tuple[int, ...]] = []
+        find_tiles = recognizer.find_tiles
+
+        def spying(pixels: np.ndarray, find_tiles=find_tiles, seen=seen) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[no-untyped-def]
+            seen.append(pixels.shape[:2])
+            return find_tiles(pixels)
+
+        recognizer.find_tiles = spying  # type: ignore[method-assign]
+        _level(recognizer, degrees)
+        result = recognizer.recognize(photo)
+        assert any(shape != photo.shape[:2] for shape in seen) == turned
+        assert (result.width, result.height) == (photo.shape[1], photo.shape[0])
+        found = [(t.tile, t.box, t.confidence) for t in result.tiles]
+        pairs = match(truth, found)
+        assert len(pairs) == len(truth) == 21 and len(found) == 21
+        assert sum(truth[t][0] == found[f][0] for t, f in pairs) >= 20
