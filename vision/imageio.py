@@ -14,6 +14,7 @@ vision.errors.ImageError: image too large: 20000×20000 (max 40 MP); send a smal
 
 from __future__ import annotations
 
+import re
 import struct
 from dataclasses import dataclass
 from collections.abc import Callable
@@ -39,6 +40,8 @@ _REDUCED_FLAGS = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMR
 
 _PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 _JPEG_MAGIC = b"\xff\xd8"
+_MARKER = re.compile(rb"\xff[^\x00\xd0-\xd7\xff]")
+"""A marker in a JPEG's scan data: 0xFF followed by anything but a stuffed 0x00, a restart marker or a fill byte."""
 # Start-of-frame markers carry the dimensions; C4 (DHT), C8 (JPG) and CC (DAC) are not frames.
 _SOF_MARKERS = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
 
@@ -97,28 +100,36 @@ def _jpeg_header(data: bytes) -> ImageHeader:
 
 
 def _jpeg_end(data: bytes) -> int | None:
-    """Where the JPEG ends: just past its end marker (EOI), the first after its first start of scan, where the marker
-    cannot stand for anything else (a 0xFF in the scan is followed by 0x00 or a restart marker); None where the
-    image data stops before it (a truncated file).  Not always the file's end: a phone's motion photo (Samsung,
-    Google Pixel) carries its video after the JPEG.  Where the segments before the scan cannot be walked (bytes
-    between them that libjpeg skips with a warning), the last end marker in the file.
+    """Where the JPEG ends: just past its end marker (EOI), found by walking its segments and scans (a scan's data runs
+    to the next marker: a 0xFF in it is followed by 0x00 or a restart marker); None where the data stops before it (a
+    truncated file).  Not always the file's end: a phone's motion photo (Samsung, Google Pixel) carries its video
+    after the JPEG.  Where the segments cannot be walked (bytes between them that libjpeg skips with a warning), the
+    last end marker in the file.
 
-    >>> scan = b"\\xff\\xd8\\xff\\xda\\x00\\x02scan"
+    >>> scan = b"\\xff\\xd8\\xff\\xda\\x00\\x02s\\xff\\x00c\\xff\\xd0an"
     >>> _jpeg_end(scan + b"\\xff\\xd9" + bytes(5000)), _jpeg_end(scan), _jpeg_end(b"\\xff\\xd8junk\\xff\\xd9")
-    (12, None, 8)
+    (16, None, 8)
+    >>> _jpeg_end(scan + b"\\xff\\xfe\\x00\\x04\\xff\\xd9" + scan[2:] + b"\\xff\\xd9")   # an end marker in a comment
+    34
     """
     pos = 2
-    while pos + 4 <= len(data) and data[pos] == 0xFF:
+    while pos + 2 <= len(data) and data[pos] == 0xFF:
         marker = data[pos + 1]
-        if marker == 0xFF:
+        if marker == 0xFF:  # a fill byte before a marker
             pos += 1
             continue
-        if marker == 0xDA:
-            end = data.find(b"\xff\xd9", pos)
-            return None if end < 0 else end + 2
+        if marker == 0xD9:
+            return pos + 2
+        if pos + 4 > len(data):
+            return None
         (length,) = struct.unpack(">H", data[pos + 2 : pos + 4])
         pos += 2 + length
-    if pos + 4 <= len(data):  # not a marker where one should start: no telling where the scan begins
+        if marker == 0xDA:
+            after = _MARKER.search(data, pos)
+            if after is None:
+                return None
+            pos = after.start()
+    if pos + 2 <= len(data):  # not a marker where one should start: no telling where the scans run
         last = data.rfind(b"\xff\xd9")
         return None if last < 0 else last + 2
     return None
