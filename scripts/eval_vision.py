@@ -500,11 +500,16 @@ def _mislead(recognizer: Recognizer, share: float) -> None:
     recognizer.read_numbers = misled  # type: ignore[method-assign]
 
 
-def _level(recognizer: Recognizer, from_degrees: float) -> None:
+def _median_area(boxes: np.ndarray) -> float:
+    return float(np.median((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])))
+
+
+def _level(recognizer: Recognizer, from_degrees: float, tighter: float | None = None) -> None:
     """Experiment, not in the app (forty-eighth round): read a photo whose rows (``vision.numerals.row_direction`` of
     the detector's boxes) lie ``from_degrees`` or more from level turned so they lie level, on a canvas grown to hold
-    it all and filled with the photo's median colour; each tile's box is turned back and bounded.  Tried, not kept
-    (models/HISTORY.md)."""
+    it all and filled with the photo's median colour; each tile's box is turned back and bounded.  With ``tighter``,
+    only where the detector's boxes on the turned photo are at most that share of the photo's in median area (tiles
+    turned upright, not a grid's diagonal).  Tried, not kept (models/HISTORY.md)."""
     recognize = recognizer.recognize
 
     def levelled(image: bytes | str | Path | np.ndarray) -> Recognition:
@@ -521,7 +526,12 @@ def _level(recognizer: Recognizer, from_degrees: float) -> None:
         size = (int(height * sin + width * cos), int(height * cos + width * sin))
         turn[:, 2] += (size[0] - width) / 2, (size[1] - height) / 2
         fill = tuple(float(v) for v in np.median(pixels.reshape(-1, 3), 0))
-        result = recognize(cv2.warpAffine(pixels, turn, size, borderMode=cv2.BORDER_CONSTANT, borderValue=fill))
+        level = cv2.warpAffine(pixels, turn, size, borderMode=cv2.BORDER_CONSTANT, borderValue=fill)
+        if tighter is not None:  # turned only where the boxes found on the turned photo are this much smaller
+            level_boxes, _ = recognizer.find_tiles(level)
+            if len(level_boxes) < 3 or _median_area(level_boxes) > tighter * _median_area(boxes):
+                return recognize(pixels)
+        result = recognize(level)
         back = cv2.invertAffineTransform(turn)
 
         def turned_back(tile: DetectedTile) -> DetectedTile:
@@ -600,6 +610,9 @@ def main() -> None:
     parser.add_argument("--level-from", type=float, default=None, metavar="DEGREES",
                         help="experiment, not in the app: read a photo whose rows lie this many degrees or more from "
                              "level turned so that they lie level, its boxes turned back (tried, not kept)")
+    parser.add_argument("--level-tighter", type=float, default=None, metavar="SHARE",
+                        help="with --level-from: turn a photo only where the boxes found on it turned are at most "
+                             "this share of its own boxes in median area")
     parser.add_argument("--thresholds", type=float, nargs="*", default=(), help="also score these low-confidence thresholds")
     args = parser.parse_args()
     for name in ("faint_colours", "darker", "smaller", "larger"):
@@ -634,7 +647,7 @@ def main() -> None:
     if args.flip_up_down:
         _mislead(recognizer, args.flip_up_down)
     if args.level_from is not None:
-        _level(recognizer, args.level_from)
+        _level(recognizer, args.level_from, args.level_tighter)
     def prepared(samples: list[Sample]) -> list[Sample]:
         if args.farther:
             samples = _moved(samples, args.farther)
