@@ -143,8 +143,14 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true", help="list every meld not read exactly")
     parser.add_argument("--before", action="store_true",
                         help="split the melds as the photo page did before vision.melds (rows, box gaps), to compare")
+    parser.add_argument("--level-from", type=float, default=None, metavar="DEGREES",
+                        help="experiment, not in the app: read as eval_vision.py --level-from does (tried, not kept)")
     args = parser.parse_args()
     recognizer = Recognizer(args.models) if args.models else Recognizer()
+    if args.level_from is not None:
+        from eval_vision import _level
+
+        _level(recognizer, args.level_from)
     tally = Tally()
     for folder in args.folders:
         for laid in laid_photos(folder):
