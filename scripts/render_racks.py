@@ -507,6 +507,73 @@ def render_table_plane(rng: random.Random, look: dict[str, object]) -> tuple[np.
     return table, plane, tiles
 
 
+def render_askew_plane(rng: random.Random, look: dict[str, object]) -> tuple[np.ndarray, np.ndarray, list[Tile]]:
+    """Melds laid face up on the table as players round it lay them: each line of melds (:func:`laid_lines`) at its
+    own turn (half of them within a few degrees of the first line's, the others anywhere), set down where it touches
+    no other line, a third of a tile or more apart; the tiles of a meld touching, a gap between melds, each tile a
+    little turned and moved, its thickness along its near side and a soft shadow.  A line that finds no free place
+    is not laid.  Returns the bare table, the image and the tiles' face corners in it, as
+    :func:`render_table_plane` does."""
+    tile_h = TILE_H
+    tile_w = tile_h * float(look["aspect"])  # type: ignore[arg-type]
+    lines = laid_lines(rng)
+    count = sum(len(meld) for line in lines for meld in line)
+    longest = tile_w * max(sum(len(m) for m in line) + len(line) for line in lines) + tile_h
+    width = height = int(max(longest, math.sqrt(count * tile_w * tile_h * rng.uniform(4, 6))) + tile_h)
+    table = _texture(rng, width, height, rng.choice(["felt", "felt", "wood", "cloth"]))
+    plane = table.copy()
+    side = tuple(int(c * rng.uniform(0.62, 0.78)) for c in look["face"])[::-1]  # type: ignore[attr-defined]
+    occupied = np.zeros(plane.shape[:2], np.uint8)
+    first = rng.uniform(-math.pi, math.pi)
+    tiles: list[Tile] = []
+    number = 0
+    for line in lines:
+        # The line in its own frame: tiles along x from 0, centred on y = 0.
+        laid: list[tuple[str, float, float, float, int]] = []
+        x = 0.0
+        for meld in line:
+            for tile in meld:
+                laid.append((tile, x + tile_w / 2 + rng.gauss(0, tile_w * 0.02), rng.gauss(0, tile_h * 0.02),
+                             math.radians(rng.gauss(0, 1.5)), number))
+                x += tile_w * rng.uniform(1.0, 1.02)
+            x += tile_w * rng.uniform(0.3, 1.4)
+            number += 1
+        turn = first + (math.radians(rng.gauss(0, 3)) if rng.random() < 0.5 else rng.uniform(-math.pi, math.pi))
+        local = np.float32([[-tile_w, -tile_h], [tile_w, -tile_h], [tile_w, tile_h], [-tile_w, tile_h]]) / 2
+        for attempt in range(120):
+            if attempt == 60:  # no free place at its own turn: along the first line, as the table's edge leads
+                turn = first
+            cx, cy = rng.uniform(0, width), rng.uniform(0, height)
+            c, s = math.cos(turn), math.sin(turn)
+            corners = []
+            for _tile, tx, ty, angle, _meld in laid:
+                a = turn + angle
+                ca, sa = math.cos(a), math.sin(a)
+                centre = np.float32([cx + c * tx - s * ty, cy + s * tx + c * ty])
+                corners.append(local @ np.float32([[ca, sa], [-sa, ca]]) + centre)
+            if not all(0 <= float(p[:, 0].min()) and float(p[:, 0].max()) < width and 0 <= float(p[:, 1].min())
+                       and float(p[:, 1].max()) < height for p in corners):
+                continue
+            mask = np.zeros(occupied.shape, np.uint8)
+            for p in corners:
+                cv2.fillConvexPoly(mask, p.astype(np.int32), 255)
+            if (mask & occupied).any():
+                continue
+            occupied |= cv2.dilate(mask, np.ones((3, 3), np.uint8), iterations=max(1, int(tile_w * 0.35)))
+            for (tile, _tx, _ty, _angle, meld), p in zip(laid, corners):
+                thick = np.float32([0, tile_h * rng.uniform(0.08, 0.12)])
+                shadow = np.zeros(plane.shape[:2], np.uint8)
+                cv2.fillConvexPoly(shadow, (p + thick * 1.6).astype(np.int32), 255)
+                alpha = cv2.GaussianBlur(shadow, (0, 0), tile_h * 0.05).astype(np.float32)[..., None] / 255
+                plane[:] = (plane * (1 - 0.45 * alpha)).astype(np.uint8)
+                cv2.fillConvexPoly(plane, (p + thick).astype(np.int32), side)  # the near side shows below the face
+                face = render_face(tile, rng, look)
+                _paste_face(plane, face, p)
+                tiles.append(Tile(tile, p, False, meld))
+            break
+    return table, plane, tiles
+
+
 def _camera_table(rng: random.Random, plane_size: tuple[int, int], out_size: tuple[int, int]) -> np.ndarray:
     """The homography from the table's plane to the photo: from a seat, the phone held over the melds and tilted
     towards them (20-50° from straight down), sometimes turned a little or a lot, or straight from above."""
@@ -525,11 +592,13 @@ def _camera_table(rng: random.Random, plane_size: tuple[int, int], out_size: tup
     return _view(_rotation(tilt, yaw, roll), shift, distance, focal, plane_size, out_size)
 
 
-def render_table_photo(rng: random.Random, size: tuple[int, int] = (960, 720)) -> tuple[np.ndarray, list[Tile], str]:
-    """One labelled photo of melds laid on the table (``render_table_plane``), taken as ``_camera_table`` says."""
+def render_table_photo(rng: random.Random, size: tuple[int, int] = (960, 720),
+                       askew: bool = False) -> tuple[np.ndarray, list[Tile], str]:
+    """One labelled photo of melds laid on the table (``render_table_plane``; ``askew``: ``render_askew_plane``),
+    taken as ``_camera_table`` says."""
     width, height = size if rng.random() < 0.7 else size[::-1]
     look = random_look(rng)
-    table, plane, tiles = render_table_plane(rng, look)
+    table, plane, tiles = (render_askew_plane if askew else render_table_plane)(rng, look)
     matrix = _camera_table(rng, (plane.shape[1], plane.shape[0]), (width, height))
     # Past the plane the table goes on: its bare cloth repeated (no tile is drawn twice).
     scene = cv2.warpPerspective(table, matrix, (width, height), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_WRAP)
@@ -668,10 +737,12 @@ def _light(image: np.ndarray, rng: random.Random) -> np.ndarray:
     return cv2.imdecode(encoded, cv2.IMREAD_COLOR)
 
 
-def render_photo(rng: random.Random, style: str | None = None, size: tuple[int, int] = (960, 720)) -> tuple[np.ndarray, list[Tile], str]:
-    """One labelled rack photo: BGR image, the tiles in it (corners in the photo), the view style."""
+def render_photo(rng: random.Random, style: str | None = None, size: tuple[int, int] = (960, 720),
+                 askew: bool = False) -> tuple[np.ndarray, list[Tile], str]:
+    """One labelled rack photo: BGR image, the tiles in it (corners in the photo), the view style; ``askew`` (with the
+    table style): its lines of melds laid each at its own turn."""
     if style == TABLE:
-        return render_table_photo(rng, size)
+        return render_table_photo(rng, size, askew)
     style = style or rng.choice(STYLES)
     width, height = size if rng.random() < 0.75 or style == "front" else size[::-1]
     look = random_look(rng)
@@ -764,6 +835,9 @@ def main() -> None:
     parser.add_argument("--style", choices=(*STYLES, TABLE),
                         help="only this view style (default: each photo picks tilted, front or rotated); 'table': "
                              "melds laid face up on the table, as an Okey 101 opening or a win spread out to show")
+    parser.add_argument("--askew", action="store_true",
+                        help="with --style table: each line of melds laid at its own turn, as players round a table "
+                             "lay them")
     parser.add_argument("--start", type=int, default=0, help="first photo index (to render a pool in parts)")
     parser.add_argument("--pairs", action="store_true",
                         help="each rack as two photos, its left and right part (rack_0000_left.jpg, _right.jpg); "
@@ -782,6 +856,8 @@ def main() -> None:
     parser.add_argument("--any-fonts", action="store_true",
                         help="render with whichever faces are installed (the racks then differ from the README's sets)")
     args = parser.parse_args()
+    if args.askew and args.style != TABLE:
+        parser.error("--askew lays melds on the table: give it with --style table")
     if sum((args.unseen_fonts, args.heavy_fonts, args.more_shapes)) > 1:
         parser.error(POOLS_CLASH)
     missing = missing_fonts(args.unseen_fonts, args.heavy_fonts, args.more_shapes)
@@ -807,7 +883,7 @@ def main() -> None:
         if mode == "w":
             writer.writerow(["image", "tile", "x1", "y1", "x2", "y2", "upside_down", "style"] + ["meld"] * table)
         for index in range(args.start, args.start + args.count):
-            image, tiles, style = render_photo(random.Random(args.seed * 100_003 + index), args.style)
+            image, tiles, style = render_photo(random.Random(args.seed * 100_003 + index), args.style, askew=args.askew)
             name = f"rack_{index:04d}.jpg"
             cv2.imwrite(str(args.out / name), image)
             for t in tiles:

@@ -81,6 +81,8 @@ SETS = (
     DevSet("heavy", "2.5-D heavy numerals never trained on", 9401, 25, ("--heavy-fonts",)),
     DevSet("table", "2.5-D melds laid on the table (vision.melds tuned on it)", 9601, 75, styles=("table",)),
     DevSet("table-check", "2.5-D melds laid on the table, check", 9602, 75, styles=("table",)),
+    DevSet("table-askew", "2.5-D melds laid on the table, each line at its own turn", 9603, 75, ("--askew",),
+           styles=("table",)),
     DevSet("3d-9801", "3-D 9801", 9801, 25, three_d=True, group=TEN),
     DevSet("3d-9901", "3-D 9901", 9901, 15, three_d=True, group=TEN),
     *(DevSet(f"3d-{seed}", f"3-D {seed}", seed, 10, three_d=True, group=TEN)

@@ -130,6 +130,31 @@ def test_H4_a_tile_apart_is_a_meld_of_its_own_and_no_meld_is_longer_than_a_run()
     assert sum(map(len, _melds(boxes, codes))) == 20
 
 
+@pytest.mark.parametrize("turn", [35, 50, 75, 90, -60])
+def test_H4_a_meld_laid_askew_of_the_others_is_chained_along_its_own_rows(turn: float) -> None:
+    """Players round a table lay their melds each their own way: beside the two lines of the opening, a run laid
+    turned ``turn`` degrees from them is one meld, not five tiles apart or three and two (its own rows' direction,
+    taken from the tiles the first chains left out of every meld that looks legal, and from a meld whose ends run
+    askew of the rows)."""
+    boxes, codes = _laid(OPENING)
+    run, run_codes = _laid([_line("Y9 Y10 Y11 Y12 Y13")], turn=turn)
+    boxes += [(x1 + 420, y1 + 60, x2 + 420, y2 + 60) for x1, y1, x2, y2 in run]
+    got = _melds(boxes, codes + run_codes)
+    assert sorted(map(sorted, got)) == sorted(map(sorted, MELDS + [["Y9", "Y10", "Y11", "Y12", "Y13"]]))
+    assert ["Y9", "Y10", "Y11", "Y12", "Y13"] in (got + [m[::-1] for m in got])
+
+
+def test_H4_tiles_left_out_that_make_no_meld_along_their_own_rows_stay_as_they_were() -> None:
+    """Two lines of melds and, askew of them, three tiles that make no meld whichever way: they stay apart as the
+    first chains left them, and a box twice on one tile does not become a pair."""
+    boxes, codes = _laid(OPENING)
+    loose, loose_codes = _laid([_line("K2 R9 B5")], turn=70)
+    boxes += [(x1 + 420, y1, x2 + 420, y2) for x1, y1, x2, y2 in loose] + [boxes[0]]
+    got = _melds(boxes, codes + loose_codes + ["R1"])
+    assert sorted(map(sorted, got)) == sorted(map(sorted, [m for m in MELDS if m != ["R1", "R2", "R3"]]
+                                                  + [["R1", "R1", "R2", "R3"], ["K2"], ["R9"], ["B5"]]))
+
+
 def test_photo_melds_wants_one_code_a_box() -> None:
     import warnings
 
@@ -175,6 +200,20 @@ def test_H4_a_photo_of_the_laid_melds_is_read_meld_by_meld(name: str) -> None:
     assert sorted(got) == sorted(truth.values())
 
 
+def test_H4_a_real_table_s_run_laid_askew_is_one_meld() -> None:
+    """``real_table_askew.jpg``: six Rummikub melds on a real table (a held-out photo of the "rummikub-nvypk" set),
+    five laid about 18° from level and a yellow run Y9-Y13 at about 45°.  Split by one rows' direction, the run came
+    apart in three or four pieces."""
+    from vision import Recognizer
+
+    recognition = Recognizer.default().recognize(DATA / "real_table_askew.jpg")
+    codes = [tile.tile for tile in recognition.tiles]
+    got = _melds([tuple(float(v) for v in tile.box) for tile in recognition.tiles], codes)  # type: ignore[misc]
+    assert sorted(map(sorted, got)) == sorted(map(sorted, [
+        "Y9 Y10 Y11 Y12 Y13".split(), "R11 R12 R13".split(), "K2 B2 J".split(), "R4 Y4 K4".split(),
+        "K6 K7 K8 K9 K10".split(), "B6 B7 B8".split()]))
+
+
 def test_the_table_renderer_labels_each_tile_s_meld(tmp_path: Path) -> None:
     """``scripts/render_racks.py --style table`` writes a ``meld`` column; the other styles do not (their racks stay as
     every seed drew them).  The renderer draws with Pillow (the ``train`` extra): skipped without it."""
@@ -192,6 +231,15 @@ def test_the_table_renderer_labels_each_tile_s_meld(tmp_path: Path) -> None:
     assert rows and all(row["style"] == "table" and row["meld"].isdigit() for row in rows)
     with open(rack / "labels.csv", newline="") as handle:
         assert "meld" not in (csv.DictReader(handle).fieldnames or ())
+    askew = tmp_path / "askew"
+    subprocess.run([sys.executable, str(scripts / "render_racks.py"), "--out", str(askew), "--count", "2", "--seed",
+                    "9603", "--style", "table", "--askew", "--any-fonts"], check=True, timeout=120)
+    with open(askew / "labels.csv", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert rows and all(row["style"] == "table" and row["meld"].isdigit() for row in rows)
+    refused = subprocess.run([sys.executable, str(scripts / "render_racks.py"), "--out", str(tmp_path / "no"),
+                              "--askew", "--any-fonts"], capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2 and "give it with --style table" in refused.stderr
 
 
 def test_eval_melds_reads_labelled_melds_and_refuses_a_folder_without_them(tmp_path: Path) -> None:

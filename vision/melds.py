@@ -16,7 +16,11 @@ there, so the opening checker and the turn referee get melds, not one long list 
    where the table knows it standing in for any tile) winning.  A step ``BAND`` past ``GAP`` outweighs a meld that
    does not look legal (a tile read wrong, an okey the table does not know): the geometry's word is kept where it is
    clear.  Nothing is changed but where the melds part, and the page shows that for a tap to mend.
-3. **Order.**  Melds line by line (those whose centres lie within half a tile across the rows), each line along the
+3. **Melds laid askew.**  Players round a table lay their melds each their own way.  The tiles left out of every meld
+   that looks legal, with those of a meld whose ends run more than ``ASKEW`` from the rows, are chained again along
+   their own rows' direction where it lies more than ``SLACK`` from every direction tried; each meld of three or more
+   that looks legal along it is taken, the other tiles stay as they were (up to ``TURNS`` more directions).
+4. **Order.**  Melds line by line (those whose centres lie within half a tile across the rows), each line along the
    rows, each meld's tiles along them.
 
 Measured on rendered photos of melds on the table (``scripts/eval_melds.py``, models/README.md).
@@ -45,6 +49,10 @@ SLACK = math.radians(25)
 """How far from the rows' direction a neighbour may lie (the rows of a photo taken at an angle converge)."""
 LONGEST = 13
 """The most tiles a meld holds (a run from 1 to 13)."""
+TURNS = 2
+ASKEW = SLACK / 2
+"""A meld whose ends lie farther than this from the rows' direction is chained again along rows of its own."""
+"""How many more directions the tiles left out of every meld are chained along (:func:`_along_their_own_rows`)."""
 WILDS = ("F", "J")
 """Codes any meld may hold anywhere (a false okey or a joker, read as a wild for the split only)."""
 
@@ -149,6 +157,47 @@ def _melds_along(angle: float, centres: np.ndarray, codes: Sequence[str], wilds:
     return melds, direction
 
 
+def _laid(meld: list[int], codes: Sequence[str], wilds: Sequence[str], fewest: int = 2) -> bool:
+    """Whether the tiles ``meld`` (indices into ``codes``) are ``fewest`` or more and look like a meld
+    (:func:`looks_like_meld`)."""
+    return len(meld) >= fewest and looks_like_meld([codes[i] for i in meld], wilds)
+
+
+def _askew(centres: np.ndarray, tried: list[float]) -> bool:
+    """Whether tiles at ``centres`` (a meld's, in order along it) run more than ``ASKEW`` from every direction in
+    ``tried``: a meld the chains took in though it lies along rows of its own."""
+    if len(centres) < 2:
+        return False
+    run = centres[-1] - centres[0]
+    own = math.atan2(float(run[1]), float(run[0]))
+    return min(abs(math.remainder(own - seen, math.pi)) for seen in tried) > ASKEW
+
+
+def _along_their_own_rows(melds: list[list[int]], angle: float, centres: np.ndarray, codes: Sequence[str],
+                          wilds: Sequence[str], reach: float) -> list[list[int]]:
+    """``melds`` with the tiles left out of every meld that looks legal chained again along their own rows' direction,
+    where it lies more than ``SLACK`` from every direction tried (a meld laid askew of the others, as players lay
+    them round a table): each meld of three or more that looks legal along it is taken, the other tiles stay as they
+    were; up to ``TURNS`` times."""
+    tried = [angle]
+    for _ in range(TURNS):
+        loose = {i for meld in melds if not _laid(meld, codes, wilds) or _askew(centres[meld], tried) for i in meld}
+        tiles = sorted(loose)
+        if len(tiles) < 3:
+            break
+        own = row_direction(centres[tiles], reach)
+        if own is None or min(abs(math.remainder(own - seen, math.pi)) for seen in tried) <= SLACK:
+            break
+        tried.append(own)
+        again, _ = _melds_along(own, centres[tiles], [codes[i] for i in tiles], wilds)
+        found = [[tiles[i] for i in meld] for meld in again if _laid([tiles[i] for i in meld], codes, wilds, 3)]
+        if not found:
+            break
+        taken = {i for meld in found for i in meld}
+        melds = [kept for kept in ([i for i in meld if i not in taken] for meld in melds) if kept] + found
+    return melds
+
+
 def photo_melds(boxes: Sequence[Sequence[float]], codes: Sequence[str], okey: str | None = None) -> list[tuple[int, int]]:
     """Each tile's meld (numbered in reading order: line by line, along the rows) and its place in the meld, for a
     photo of melds laid on the table; ``boxes`` (x1, y1, x2, y2) and ``codes`` as the recogniser read them, ``okey``
@@ -170,8 +219,11 @@ def photo_melds(boxes: Sequence[Sequence[float]], codes: Sequence[str], okey: st
     centres = np.stack([(array[:, 0] + array[:, 2]) / 2, (array[:, 1] + array[:, 3]) / 2], 1)
     width, height = array[:, 2] - array[:, 0], array[:, 3] - array[:, 1]
     size = np.sqrt(np.maximum(width * height, 1e-9))
-    angle = row_direction(centres, 3.5 * float(np.median(np.minimum(width, height)))) or 0.0
-    melds, direction = _melds_along(angle, centres, codes, WILDS + ((okey,) if okey else ()))
+    reach = 3.5 * float(np.median(np.minimum(width, height)))
+    wilds = WILDS + ((okey,) if okey else ())
+    angle = row_direction(centres, reach) or 0.0
+    melds, direction = _melds_along(angle, centres, codes, wilds)
+    melds = _along_their_own_rows(melds, angle, centres, codes, wilds, reach)
     along, across = centres @ direction, centres @ np.array([-direction[1], direction[0]])
     lines: list[list[list[int]]] = []
     for meld in sorted(melds, key=lambda m: float(across[m].mean())):
