@@ -35,7 +35,7 @@ import numpy as np
 
 from vision.numerals import components, row_direction
 
-__all__ = ["photo_melds", "looks_like_meld", "GAP", "BAND", "LINK", "SLACK", "LONGEST"]
+__all__ = ["photo_melds", "looks_like_meld", "GAP", "BAND", "LINK", "SLACK", "LONGEST", "TURNS", "ASKEW"]
 
 GAP = 1.3
 """A step (between the centres of two neighbours) wider than this many usual steps parts two melds: tiles of a meld
@@ -50,9 +50,9 @@ SLACK = math.radians(25)
 LONGEST = 13
 """The most tiles a meld holds (a run from 1 to 13)."""
 TURNS = 2
+"""How many more directions the tiles left out of every meld are chained along (:func:`_along_their_own_rows`)."""
 ASKEW = SLACK / 2
 """A meld whose ends lie farther than this from the rows' direction is chained again along rows of its own."""
-"""How many more directions the tiles left out of every meld are chained along (:func:`_along_their_own_rows`)."""
 WILDS = ("F", "J")
 """Codes any meld may hold anywhere (a false okey or a joker, read as a wild for the split only)."""
 
