@@ -409,3 +409,22 @@ def test_a_motion_photo_s_video_is_neither_read_nor_sent_back(client: FlaskClien
     assert got == [jpeg]
     shown = re.search(r"data:image/jpeg;base64,([A-Za-z0-9+/=]+)", page)
     assert shown is not None and base64.b64decode(shown.group(1)) == jpeg
+
+
+def test_a_photo_too_large_to_read_says_how_to_take_it_in_the_reader_s_language(client: FlaskClient, app: Flask,
+                                                                               table: str) -> None:
+    """A phone's 50 MP mode gives a photo over the 40 MP the reader takes: the page says to take it at the camera's
+    usual size, in English and in Turkish, not the reader's own English words."""
+    class TooLarge(Reader):
+        def recognize(self, data: bytes) -> object:
+            raise ValueError("image too large: 8160×6120 (max 40 MP); send a smaller photo")
+
+    app.extensions["recognizer"] = TooLarge()
+    data = {"csrf_token": TOKEN, "picker": "picker-tiles", "photo": (io.BytesIO(b"jpeg"), "r.jpg", "image/jpeg")}
+    page = client.post(f"/t/{table}/photo", data=data, content_type="multipart/form-data")
+    assert page.status_code == 422
+    assert "take it at the camera's usual size (12 MP" in _words(page.text)
+    client.get("/lang?lang=tr&next=/")
+    data["photo"] = (io.BytesIO(b"jpeg"), "r.jpg", "image/jpeg")
+    page = client.post(f"/t/{table}/photo", data=data, content_type="multipart/form-data")
+    assert "kameranın olağan boyutunda çekin" in _words(page.text) and "send a smaller photo" not in page.text

@@ -780,6 +780,9 @@ _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
      _l("The first up-card must be among the laid cards of the player who melded it (D6).")),
     (re.compile(r"^invalid first_card "), _l("Enter one card as the first up-card, e.g. 7H.")),
     (re.compile(r"^not an image"), _l("That file is not a photo: choose a JPEG or PNG photo of the tiles.")),
+    (re.compile(r"^image (?:file )?too large"),
+     _l("That photo is too large to read: take it at the camera's usual size (12 MP, not a 50 or 108 MP mode) and "
+        "try again.")),
     # the Rummikub turn referee (R3-R5)
     (re.compile(r"^legal turn: lays (?P<tiles>.+) \(R4\)$"),
      _l("Every meld on the table is valid, no tile left it, and the player laid %(tiles)s (R4).")),
