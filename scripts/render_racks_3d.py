@@ -335,13 +335,21 @@ def build_scene(rng: random.Random, folder: Path, inks: bool = False) -> tuple[l
     return placed, centre, length
 
 
-def build_table_scene(rng: random.Random, folder: Path, inks: bool = False) -> tuple[list[Placed], Vector, float]:
+def build_table_scene(rng: random.Random, folder: Path, inks: bool = False,
+                      askew: bool = False) -> tuple[list[Placed], Vector, float]:
     """Melds laid face up on the table (``--style table``), as ``render_racks.render_table_plane`` lays them: lines of
     touching tiles away from the player (towards +y), a gap between melds, each tile set down by hand (turned a little,
     moved a little), a line laid from the far seat upside down; returns the tiles, the melds' centre and the longer
-    side of the ground they cover."""
+    side of the ground they cover.  ``askew``: each line at its own turn (``_askew_lines``)."""
     look, width, body = _tile_set(rng, inks)
     lines = flat.laid_lines(rng)
+    if askew:
+        placed = _askew_lines(rng, lines, look, width, body, folder)
+        xs = [p.obj.location.x for p in placed]
+        ys = [p.obj.location.y for p in placed]
+        _add_table(rng)
+        centre = Vector(((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2, DEPTH / 2))
+        return placed, centre, max(max(xs) - min(xs), max(ys) - min(ys)) + TILE_H
     line_gap = TILE_H * rng.uniform(0.15, 0.7)
     placed: list[Placed] = []
     number = 0
@@ -365,6 +373,50 @@ def build_table_scene(rng: random.Random, folder: Path, inks: bool = False) -> t
     _add_table(rng)
     centre = Vector(((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2, DEPTH / 2))
     return placed, centre, max(max(xs) - min(xs) + width, max(ys) - min(ys) + TILE_H)
+
+
+def _askew_lines(rng: random.Random, lines: list[list[list[str]]], look: dict[str, object], width: float, body: object,
+                 folder: Path) -> list[Placed]:
+    """Lines of melds laid as ``render_racks.render_askew_plane`` lays them: each at its own turn (half within a few
+    degrees of the first line's, the others any way), where no tile comes nearer another line's than a tile and a
+    third (centre to centre); a line that finds no place within 120 tries is not laid."""
+    side = TILE_H * (2 + 0.8 * max(sum(len(m) for m in line) + len(line) for line in lines))
+    first = rng.uniform(-math.pi, math.pi)
+    centres: list[tuple[float, float]] = []
+    placed: list[Placed] = []
+    number = 0
+    for line in lines:
+        laid: list[tuple[str, float, float, float, int]] = []
+        x = 0.0
+        for meld in line:
+            for tile in meld:
+                laid.append((tile, x + width / 2 + rng.gauss(0, width * 0.02), rng.gauss(0, TILE_H * 0.02),
+                             math.radians(rng.gauss(0, 1.5)), number))
+                x += width * rng.uniform(1.0, 1.02)
+            x += width * rng.uniform(0.3, 1.4)
+            number += 1
+        turn = first + (math.radians(rng.gauss(0, 3)) if rng.random() < 0.5 else rng.uniform(-math.pi, math.pi))
+        for attempt in range(120):
+            if attempt == 60:
+                turn = first
+            ox, oy = rng.uniform(0, side), rng.uniform(0, side)
+            c, s = math.cos(turn), math.sin(turn)
+            spots = [(ox + c * tx - s * ty, oy + s * tx + c * ty) for _, tx, ty, _, _ in laid]
+            if all(math.dist(a, b) >= TILE_H * 1.35 for a in spots for b in centres):
+                break
+        else:
+            continue
+        centres += spots
+        for (tile, _tx, _ty, angle, meld), (px, py) in zip(laid, spots):
+            where = Vector((px, py, DEPTH / 2 + 0.01))
+            # A tile upright at 0 reads along +x with its top towards +y; turned with its line.
+            rotation = Euler((math.radians(-90), 0, turn + angle))
+            flipped = rng.random() < 0.02
+            placed.append(_add_tile(tile, rng, look, width, body, folder, len(placed), where, rotation, flipped,
+                                    meld=meld))
+            # Upside down as the seat at −y sees it: the tile's top turned towards the player.
+            placed[-1].upside_down = flipped != (math.cos(turn + angle) < 0)
+    return placed
 
 
 def place_table_camera(rng: random.Random, centre: Vector, extent: float) -> object:
@@ -616,7 +668,7 @@ def _phone_processing(out: np.ndarray, rng: random.Random) -> np.ndarray:
 
 
 def render_photo(seed: int, style: str, folder: Path, samples: int, threads: int = 0, photo: bool = True,
-                 inks: bool = False, unseen_light: bool = False
+                 inks: bool = False, unseen_light: bool = False, askew: bool = False
                  ) -> tuple[np.ndarray | None, list[tuple[str, tuple[float, ...], tuple[float, ...], bool, int]]]:
     """One photo (``None`` with ``photo=False``: the labels only, from the same scene) and its labels: each tile's
     code, its visible face's box, the box of all of it that shows (face, top and sides), upside down or not, and its
@@ -625,7 +677,7 @@ def render_photo(seed: int, style: str, folder: Path, samples: int, threads: int
     rng = random.Random(seed)
     _settings(samples, threads)
     if style == flat.TABLE:
-        placed, centre, extent = build_table_scene(rng, folder, inks)
+        placed, centre, extent = build_table_scene(rng, folder, inks, askew)
         camera = place_table_camera(rng, centre, extent)
     else:
         placed, centre, length = build_scene(rng, folder, inks)
@@ -681,9 +733,14 @@ def main() -> None:
     parser.add_argument("--unseen-light", action="store_true",
                         help="lights and a phone's processing no training rack had: a fluorescent tube, a window's "
                              "daylight, two lamps of two colours; a hand's shake, sharpening halos (a 3-D dev set)")
+    parser.add_argument("--askew", action="store_true",
+                        help="with --style table: each line of melds laid at its own turn, as players round a table "
+                             "lay them")
     parser.add_argument("--labels-only", action="store_true",
                         help="write labels.csv again for photos already rendered (the same scenes, no photo render)")
     args = parser.parse_args()
+    if args.askew and args.style != flat.TABLE:
+        parser.error("--askew lays melds on the table: give it with --style table")
     if sum((args.unseen_fonts, args.heavy_fonts, args.more_shapes)) > 1:
         parser.error(flat.POOLS_CLASH)
     missing = flat.missing_fonts(args.unseen_fonts, args.heavy_fonts, args.more_shapes)
@@ -711,7 +768,7 @@ def main() -> None:
             folder.mkdir()
             image, tiles = render_photo(args.seed * 100_003 + number, args.style, folder, args.samples, args.threads,
                                         photo=not args.labels_only, inks=args.set_inks,
-                                        unseen_light=args.unseen_light)
+                                        unseen_light=args.unseen_light, askew=args.askew)
             if image is not None:
                 cv2.imwrite(str(args.out / name), image)
             for tile, box, whole, upside, meld in tiles:

@@ -96,6 +96,8 @@ SETS = (
     DevSet("3d-heavy", "3-D, one ink a colour, heavy numerals never trained on", 9402, 10,
            ("--set-inks", "--heavy-fonts"), three_d=True),
     DevSet("3d-table", "3-D, melds laid on the table", 9611, 40, ("--samples", "16"), three_d=True, styles=("table",)),
+    DevSet("3d-table-askew", "3-D, melds laid on the table, each line at its own turn", 9612, 40,
+           ("--samples", "16", "--askew"), three_d=True, styles=("table",)),
 )
 
 

@@ -87,9 +87,10 @@ def test_list_names_every_set_and_what_is_missing(tmp_path: Path) -> None:
     run = subprocess.run([sys.executable, str(SCRIPT), "list"], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
-    assert len(lines) == 25 and lines[0].startswith("dev ") and "seed 9101" in lines[0]
+    assert len(lines) == 26 and lines[0].startswith("dev ") and "seed 9101" in lines[0]
     assert any(line.startswith("table ") and "seed 9601" in line and "racks-table-table)" in line for line in lines)
     assert any(line.startswith("table-askew ") and "seed 9603" in line for line in lines)
+    assert any(line.startswith("3d-table-askew ") and "seed 9612" in line for line in lines)
     assert all(" ready " in line or " missing " in line for line in lines)
 
 
