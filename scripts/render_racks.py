@@ -507,6 +507,23 @@ def render_table_plane(rng: random.Random, look: dict[str, object]) -> tuple[np.
     return table, plane, tiles
 
 
+def askew_line(rng: random.Random, line: list[list[str]], tile_w: float, tile_h: float, number: int,
+               first: float) -> tuple[list[tuple[str, float, float, float, int]], float]:
+    """One line of melds laid askew (``render_askew_plane`` and ``render_racks_3d.py --askew``), in its own frame:
+    each tile's code, centre (along x from 0, about y = 0), its own small turn and its meld (numbered from
+    ``number``); and the line's turn on the table, half the time within a few degrees of ``first``, else any way."""
+    laid: list[tuple[str, float, float, float, int]] = []
+    x = 0.0
+    for meld in line:
+        for tile in meld:
+            laid.append((tile, x + tile_w / 2 + rng.gauss(0, tile_w * 0.02), rng.gauss(0, tile_h * 0.02),
+                         math.radians(rng.gauss(0, 1.5)), number))
+            x += tile_w * rng.uniform(1.0, 1.02)
+        x += tile_w * rng.uniform(0.3, 1.4)
+        number += 1
+    return laid, first + (math.radians(rng.gauss(0, 3)) if rng.random() < 0.5 else rng.uniform(-math.pi, math.pi))
+
+
 def render_askew_plane(rng: random.Random, look: dict[str, object]) -> tuple[np.ndarray, np.ndarray, list[Tile]]:
     """Melds laid face up on the table as players round it lay them: each line of melds (:func:`laid_lines`) at its
     own turn (half of them within a few degrees of the first line's, the others anywhere), set down where it touches
@@ -528,17 +545,8 @@ def render_askew_plane(rng: random.Random, look: dict[str, object]) -> tuple[np.
     tiles: list[Tile] = []
     number = 0
     for line in lines:
-        # The line in its own frame: tiles along x from 0, centred on y = 0.
-        laid: list[tuple[str, float, float, float, int]] = []
-        x = 0.0
-        for meld in line:
-            for tile in meld:
-                laid.append((tile, x + tile_w / 2 + rng.gauss(0, tile_w * 0.02), rng.gauss(0, tile_h * 0.02),
-                             math.radians(rng.gauss(0, 1.5)), number))
-                x += tile_w * rng.uniform(1.0, 1.02)
-            x += tile_w * rng.uniform(0.3, 1.4)
-            number += 1
-        turn = first + (math.radians(rng.gauss(0, 3)) if rng.random() < 0.5 else rng.uniform(-math.pi, math.pi))
+        laid, turn = askew_line(rng, line, tile_w, tile_h, number, first)
+        number += len(line)
         local = np.float32([[-tile_w, -tile_h], [tile_w, -tile_h], [tile_w, tile_h], [-tile_w, tile_h]]) / 2
         for attempt in range(120):
             if attempt == 60:  # no free place at its own turn: along the first line, as the table's edge leads

@@ -386,16 +386,8 @@ def _askew_lines(rng: random.Random, lines: list[list[list[str]]], look: dict[st
     placed: list[Placed] = []
     number = 0
     for line in lines:
-        laid: list[tuple[str, float, float, float, int]] = []
-        x = 0.0
-        for meld in line:
-            for tile in meld:
-                laid.append((tile, x + width / 2 + rng.gauss(0, width * 0.02), rng.gauss(0, TILE_H * 0.02),
-                             math.radians(rng.gauss(0, 1.5)), number))
-                x += width * rng.uniform(1.0, 1.02)
-            x += width * rng.uniform(0.3, 1.4)
-            number += 1
-        turn = first + (math.radians(rng.gauss(0, 3)) if rng.random() < 0.5 else rng.uniform(-math.pi, math.pi))
+        laid, turn = flat.askew_line(rng, line, width, TILE_H, number, first)
+        number += len(line)
         for attempt in range(120):
             if attempt == 60:
                 turn = first
