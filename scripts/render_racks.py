@@ -455,6 +455,29 @@ def laid_lines(rng: random.Random) -> list[list[list[str]]]:
     return lines
 
 
+def _face_corners(tile_w: float, tile_h: float, angle: float, centre: np.ndarray) -> np.ndarray:
+    """The corners of a tile's face ``tile_w`` × ``tile_h`` lying at ``centre`` on the table, turned by ``angle``."""
+    local = np.float32([[-tile_w, -tile_h], [tile_w, -tile_h], [tile_w, tile_h], [-tile_w, tile_h]]) / 2
+    c, s = math.cos(angle), math.sin(angle)
+    corners: np.ndarray = local @ np.float32([[c, s], [-s, c]]) + centre
+    return corners
+
+
+def _set_down(plane: np.ndarray, rng: random.Random, corners: np.ndarray, side: tuple[int, ...], tile_h: float,
+              edge_only: bool) -> None:
+    """A tile lying face up at ``corners`` on the table ``plane``, before its face is pasted: its soft shadow and its
+    thickness, seen below the face (the camera is at the table's near side), in the colour ``side``; as a strip
+    along its near edge (``edge_only``, a tile lying nearly level) or as the whole face's outline moved down (a tile
+    turned any way)."""
+    thick = np.float32([0, tile_h * rng.uniform(0.08, 0.12)])
+    shadow = np.zeros(plane.shape[:2], np.uint8)
+    cv2.fillConvexPoly(shadow, (corners + thick * 1.6).astype(np.int32), 255)
+    alpha = cv2.GaussianBlur(shadow, (0, 0), tile_h * 0.05).astype(np.float32)[..., None] / 255
+    plane[:] = (plane * (1 - 0.45 * alpha)).astype(np.uint8)
+    edge = np.float32([corners[3], corners[2], corners[2] + thick, corners[3] + thick]) if edge_only else corners + thick
+    cv2.fillConvexPoly(plane, edge.astype(np.int32), side)
+
+
 def render_table_plane(rng: random.Random, look: dict[str, object]) -> tuple[np.ndarray, np.ndarray, list[Tile]]:
     """Melds laid face up on the table, seen straight from above, in the table's own plane: lines of melds, the tiles
     of a meld touching, a gap between melds, each tile set down by hand (a little turned and moved); a line laid
@@ -484,16 +507,8 @@ def render_table_plane(rng: random.Random, look: dict[str, object]) -> tuple[np.
                 angle = math.radians(rng.gauss(0, 1.5))
                 cx = x + tile_w / 2 + rng.gauss(0, tile_w * 0.02)
                 cy = y + tile_h / 2 + rng.gauss(0, tile_h * 0.02)
-                local = np.float32([[-tile_w, -tile_h], [tile_w, -tile_h], [tile_w, tile_h], [-tile_w, tile_h]]) / 2
-                c, s = math.cos(angle), math.sin(angle)
-                corners = local @ np.float32([[c, s], [-s, c]]) + np.float32([cx, cy])
-                thick = np.float32([0, tile_h * rng.uniform(0.08, 0.12)])
-                shadow = np.zeros(plane.shape[:2], np.uint8)
-                cv2.fillConvexPoly(shadow, (corners + thick * 1.6).astype(np.int32), 255)
-                alpha = cv2.GaussianBlur(shadow, (0, 0), tile_h * 0.05).astype(np.float32)[..., None] / 255
-                plane[:] = (plane * (1 - 0.45 * alpha)).astype(np.uint8)
-                edge = np.float32([corners[3], corners[2], corners[2] + thick, corners[3] + thick])
-                cv2.fillConvexPoly(plane, edge.astype(np.int32), side)
+                corners = _face_corners(tile_w, tile_h, angle, np.float32([cx, cy]))
+                _set_down(plane, rng, corners, side, tile_h, edge_only=True)
                 face = render_face(tile, rng, look)
                 upside = across != (rng.random() < 0.02)
                 if upside:
@@ -547,18 +562,13 @@ def render_askew_plane(rng: random.Random, look: dict[str, object]) -> tuple[np.
     for line in lines:
         laid, turn = askew_line(rng, line, tile_w, tile_h, number, first)
         number += len(line)
-        local = np.float32([[-tile_w, -tile_h], [tile_w, -tile_h], [tile_w, tile_h], [-tile_w, tile_h]]) / 2
         for attempt in range(120):
             if attempt == 60:  # no free place at its own turn: along the first line, as the table's edge leads
                 turn = first
             cx, cy = rng.uniform(0, width), rng.uniform(0, height)
             c, s = math.cos(turn), math.sin(turn)
-            corners = []
-            for _tile, tx, ty, angle, _meld in laid:
-                a = turn + angle
-                ca, sa = math.cos(a), math.sin(a)
-                centre = np.float32([cx + c * tx - s * ty, cy + s * tx + c * ty])
-                corners.append(local @ np.float32([[ca, sa], [-sa, ca]]) + centre)
+            corners = [_face_corners(tile_w, tile_h, turn + angle, np.float32([cx + c * tx - s * ty, cy + s * tx + c * ty]))
+                       for _tile, tx, ty, angle, _meld in laid]
             if not all(0 <= float(p[:, 0].min()) and float(p[:, 0].max()) < width and 0 <= float(p[:, 1].min())
                        and float(p[:, 1].max()) < height for p in corners):
                 continue
@@ -569,12 +579,7 @@ def render_askew_plane(rng: random.Random, look: dict[str, object]) -> tuple[np.
                 continue
             occupied |= cv2.dilate(mask, np.ones((3, 3), np.uint8), iterations=max(1, int(tile_w * 0.35)))
             for (tile, _tx, _ty, _angle, meld), p in zip(laid, corners):
-                thick = np.float32([0, tile_h * rng.uniform(0.08, 0.12)])
-                shadow = np.zeros(plane.shape[:2], np.uint8)
-                cv2.fillConvexPoly(shadow, (p + thick * 1.6).astype(np.int32), 255)
-                alpha = cv2.GaussianBlur(shadow, (0, 0), tile_h * 0.05).astype(np.float32)[..., None] / 255
-                plane[:] = (plane * (1 - 0.45 * alpha)).astype(np.uint8)
-                cv2.fillConvexPoly(plane, (p + thick).astype(np.int32), side)  # the near side shows below the face
+                _set_down(plane, rng, p, side, tile_h, edge_only=False)
                 face = render_face(tile, rng, look)
                 _paste_face(plane, face, p)
                 tiles.append(Tile(tile, p, False, meld))
