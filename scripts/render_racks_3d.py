@@ -343,13 +343,20 @@ def build_table_scene(rng: random.Random, folder: Path, inks: bool = False,
     side of the ground they cover.  ``askew``: each line at its own turn (``_askew_lines``)."""
     look, width, body = _tile_set(rng, inks)
     lines = flat.laid_lines(rng)
-    if askew:
-        placed = _askew_lines(rng, lines, look, width, body, folder)
-        xs = [p.obj.location.x for p in placed]
-        ys = [p.obj.location.y for p in placed]
-        _add_table(rng)
-        centre = Vector(((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2, DEPTH / 2))
-        return placed, centre, max(max(xs) - min(xs), max(ys) - min(ys)) + TILE_H
+    if askew:  # turned any way: a tile's length may lie along either side of the ground
+        placed, pad = _askew_lines(rng, lines, look, width, body, folder), (TILE_H, TILE_H)
+    else:
+        placed, pad = _parallel_lines(rng, lines, look, width, body, folder), (width, TILE_H)
+    xs = [p.obj.location.x for p in placed]
+    ys = [p.obj.location.y for p in placed]
+    _add_table(rng)
+    centre = Vector(((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2, DEPTH / 2))
+    return placed, centre, max(max(xs) - min(xs) + pad[0], max(ys) - min(ys) + pad[1])
+
+
+def _parallel_lines(rng: random.Random, lines: list[list[list[str]]], look: dict[str, object], width: float,
+                    body: object, folder: Path) -> list[Placed]:
+    """Lines of melds laid one above the other, away from the player (towards +y), each from its own start."""
     line_gap = TILE_H * rng.uniform(0.15, 0.7)
     placed: list[Placed] = []
     number = 0
@@ -368,11 +375,7 @@ def build_table_scene(rng: random.Random, folder: Path, inks: bool = False,
                 x += width * rng.uniform(1.0, 1.02)
             x += width * rng.uniform(0.3, 1.4)
             number += 1
-    xs = [p.obj.location.x for p in placed]
-    ys = [p.obj.location.y for p in placed]
-    _add_table(rng)
-    centre = Vector(((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2, DEPTH / 2))
-    return placed, centre, max(max(xs) - min(xs) + width, max(ys) - min(ys) + TILE_H)
+    return placed
 
 
 def _askew_lines(rng: random.Random, lines: list[list[list[str]]], look: dict[str, object], width: float, body: object,
