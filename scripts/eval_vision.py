@@ -32,7 +32,7 @@ import numpy as np  # noqa: E402
 from real_photos import add_photos_argument, load_photos, split_photos, use_photos  # noqa: E402
 from vision import Recognizer  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
-from vision.numerals import row_direction  # noqa: E402
+from vision.numerals import DIRECTION_REACH, row_direction  # noqa: E402
 from vision.postprocess import box_iou  # noqa: E402
 from vision.recognizer import (  # noqa: E402
     BLUR_MESSAGE, GLARE_MESSAGE, LOW_CONFIDENCE, MODELS_DIR, UPSIDE_DOWN_WARNING, DetectedTile, Recognition, blown_out,
@@ -517,7 +517,7 @@ def _level(recognizer: Recognizer, from_degrees: float, tighter: float | None = 
         boxes, _ = recognizer.find_tiles(pixels)
         centres = (boxes[:, :2] + boxes[:, 2:]) / 2
         short = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
-        angle = row_direction(centres, 3.5 * float(np.median(short))) if len(boxes) >= 3 else None
+        angle = row_direction(centres, DIRECTION_REACH * float(np.median(short))) if len(boxes) >= 3 else None
         if angle is None or abs(np.degrees(angle)) < from_degrees:
             return recognize(pixels)
         height, width = pixels.shape[:2]

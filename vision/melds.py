@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from vision.numerals import components, row_direction
+from vision.numerals import DIRECTION_REACH, components, row_direction
 
 __all__ = ["photo_melds", "looks_like_meld", "GAP", "BAND", "LINK", "SLACK", "LONGEST", "TURNS", "ASKEW"]
 
@@ -219,7 +219,7 @@ def photo_melds(boxes: Sequence[Sequence[float]], codes: Sequence[str], okey: st
     centres = np.stack([(array[:, 0] + array[:, 2]) / 2, (array[:, 1] + array[:, 3]) / 2], 1)
     width, height = array[:, 2] - array[:, 0], array[:, 3] - array[:, 1]
     size = np.sqrt(np.maximum(width * height, 1e-9))
-    reach = 3.5 * float(np.median(np.minimum(width, height)))
+    reach = DIRECTION_REACH * float(np.median(np.minimum(width, height)))
     wilds = WILDS + ((okey,) if okey else ())
     angle = row_direction(centres, reach) or 0.0
     melds, direction = _melds_along(angle, centres, codes, wilds)

@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort  # type: ignore[import-untyped]
 
-__all__ = ["NUMBERS", "READ_HEIGHT", "READ_WIDTH", "READ_STRETCH", "tile_frames", "row_direction", "components", "row_labels", "numeral_crops", "number_posteriors", "fuse_number",
+__all__ = ["NUMBERS", "READ_HEIGHT", "READ_WIDTH", "READ_STRETCH", "tile_frames", "row_direction", "DIRECTION_REACH", "components", "row_labels", "numeral_crops", "number_posteriors", "fuse_number",
            "reader_may_slip",
            "NumberReader"]
 
@@ -90,6 +90,11 @@ BOTH_HOLD_TWO_DIGITS = 0.8
 """Where the reader sees one digit of the classifier's two (a leading digit lost: :func:`fuse_number` keeps the
 classifier's number with a tap), two classifiers that each give that two-digit number at least this share of their
 number probability settle it without a tap (:func:`two_digits_held`)."""
+
+
+DIRECTION_REACH = 3.5
+"""Tiles whose centres lie up to this many short sides of the photo's median box apart vote on the rows' direction
+(:func:`row_direction`): the rows of a rack, and the lines of melds on the table (``vision.melds``)."""
 
 
 def row_direction(centres: np.ndarray, reach: float) -> float | None:
@@ -193,7 +198,7 @@ def tile_frames(boxes: np.ndarray, reach: float = _ROW_REACH) -> np.ndarray:
     frames[:, :2] = centres
     box_w, box_h = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
     short = np.minimum(box_w, box_h)
-    angle = row_direction(centres, 3.5 * float(np.median(short)))
+    angle = row_direction(centres, DIRECTION_REACH * float(np.median(short)))
     if angle is None:
         return frames
     frames[:, 2] = angle
