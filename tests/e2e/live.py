@@ -21,6 +21,8 @@ CHROMIUM_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 PHONE = {"width": 390, "height": 844}
+NARROW_PHONE = {"width": 360, "height": 780}
+"""The narrowest phone the pages are made for: no sideways scrolling at 360 px."""
 LAPTOP = {"width": 1366, "height": 900}
 HIDE_HOST_CAMERA = """document.addEventListener("DOMContentLoaded", () => {
   const style = document.createElement("style");

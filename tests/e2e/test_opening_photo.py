@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from e2e.live import CHROMIUM, live_server
+from e2e.live import CHROMIUM, NARROW_PHONE, live_server
 from e2e.test_browser import SMALL_TARGETS_JS
 
 pytestmark = [
@@ -24,7 +24,6 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's /usr/bin/chromium is not installed"),
 ]
 
-NARROW_PHONE = {"width": 360, "height": 780}
 PHOTO = Path(__file__).resolve().parent.parent / "data" / "vision" / "table_near_gaps.jpg"
 
 

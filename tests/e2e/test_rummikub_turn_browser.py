@@ -11,15 +11,13 @@ from typing import Any
 
 import pytest
 
-from e2e.live import CHROMIUM, live_server
+from e2e.live import CHROMIUM, NARROW_PHONE, live_server
 from e2e.test_browser import SMALL_TARGETS_JS
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's /usr/bin/chromium is not installed"),
 ]
-
-NARROW_PHONE = {"width": 360, "height": 780}
 
 
 @pytest.fixture(scope="module")
