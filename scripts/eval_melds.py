@@ -31,40 +31,22 @@ from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parent.parent), str(Path(__file__).resolve().parent)]
 
-from eval_vision import match  # noqa: E402
+from eval_vision import Sample, match, synthetic_samples  # noqa: E402
 from vision import Recognizer  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
 from vision.melds import photo_melds  # noqa: E402
 from vision.pairs import photo_rows  # noqa: E402
 
 
-@dataclass(frozen=True)
-class Laid:
-    """A labelled photo of melds: its path and each tile's code, box and meld, and where the labels give them (a 3-D
-    render's), the boxes of all of each tile that shows."""
-
-    path: Path
-    tiles: tuple[tuple[str, tuple[float, ...], int], ...]
-    wholes: tuple[tuple[float, ...], ...] | None = None
-
-
-def laid_photos(folder: Path) -> list[Laid]:
-    """The labelled photos of ``folder`` (``labels.csv`` with a ``meld`` column)."""
-    rows: dict[str, list[tuple[str, tuple[float, ...], int]]] = defaultdict(list)
-    wholes: dict[str, list[tuple[float, ...]]] = defaultdict(list)
+def laid_photos(folder: Path) -> list[Sample]:
+    """The labelled photos of ``folder`` (``labels.csv`` with a ``meld`` column), as ``eval_vision.synthetic_samples``
+    reads them."""
     if not (folder / "labels.csv").is_file():
         sys.exit(f"{folder}: no labels.csv there; render melds on the table into it with render_racks.py --style table")
     with open(folder / "labels.csv", newline="") as handle:
-        reader = csv.DictReader(handle)
-        if "meld" not in (reader.fieldnames or ()):
+        if "meld" not in (csv.DictReader(handle).fieldnames or ()):
             sys.exit(f"{folder}: its labels give no meld column; render it with render_racks.py --style table")
-        for row in reader:
-            rows[row["image"]].append((row["tile"], tuple(float(row[k]) for k in ("x1", "y1", "x2", "y2")),
-                                       int(row["meld"])))
-            if row.get("whole_x1"):
-                wholes[row["image"]].append(tuple(float(row[f"whole_{k}"]) for k in ("x1", "y1", "x2", "y2")))
-    return [Laid(folder / name, tuple(tiles), tuple(wholes[name]) if name in wholes else None)
-            for name, tiles in rows.items()]
+    return synthetic_samples(folder)
 
 
 def split(boxes: list[tuple[float, ...]], codes: list[str]) -> list[int]:
@@ -98,9 +80,9 @@ class Tally:
     photos_split: int = 0
     photos_exact: int = 0
 
-    def add(self, laid: Laid, found: list[tuple[str, tuple[float, ...], float]], verbose: bool,
+    def add(self, laid: Sample, found: list[tuple[str, tuple[float, ...], float]], verbose: bool,
             splitter: Callable[[list[tuple[float, ...]], list[str]], list[int]] = split) -> None:
-        truth = [(code, box) for code, box, _ in laid.tiles]
+        truth = list(laid.tiles)
         pairs = match(truth, [(code, tuple(int(v) for v in box), confidence) for code, box, confidence in found],
                       wholes=laid.wholes)
         of_truth = {t: f for t, f in pairs}
@@ -110,7 +92,7 @@ class Tally:
         self.read_right += sum(found[f][0] == truth[t][0] for t, f in pairs)
         self.extra += len(found) - len(pairs)
         members: dict[int, list[int]] = defaultdict(list)
-        for index, (_, _, meld) in enumerate(laid.tiles):
+        for index, meld in enumerate(laid.melds or ()):
             members[meld].append(index)
         split_right = exact = 0
         for meld, indices in members.items():

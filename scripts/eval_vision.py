@@ -84,6 +84,8 @@ class Sample:
     """Only this part of the photo's width is read (pixels from, to): one of two halves (``--halves``)."""
     wholes: tuple[tuple[float, ...], ...] | None = None
     """Each tile's whole box (face, top and sides) where the labels give it (``render_racks_3d.py``)."""
+    melds: tuple[int, ...] | None = None
+    """Each tile's meld where the labels give it (melds laid on the table, ``--style table``; ``eval_melds.py``)."""
 
 
 def real_samples() -> list[Sample]:
@@ -109,7 +111,8 @@ def synthetic_samples(directory: Path) -> list[Sample]:
     return [Sample(directory / name, tuple((r["tile"], _box(r)) for r in group),
                    tuple(r["upside_down"] == "1" for r in group) if "upside_down" in group[0] else None,
                    wholes=tuple(_box({k: r[f"whole_{k}"] for k in ("x1", "y1", "x2", "y2")}) for r in group)
-                   if "whole_x1" in group[0] else None)
+                   if "whole_x1" in group[0] else None,
+                   melds=tuple(int(r["meld"]) for r in group) if "meld" in group[0] else None)
             for name, group in rows.items()]
 
 
