@@ -312,8 +312,11 @@ def test_a_photo_added_to_the_last_one_is_not_counted_as_a_whole_rack(client: Fl
     assert "are expected" not in part and "A wide rack reads better" not in part
 
 
-def test_a_phone_photo_comes_back_at_the_size_it_was_read(client: FlaskClient, app: Flask, table: str) -> None:
-    """A 12 MP upload is read at its working size and shown back as that smaller JPEG, boxes over the whole photo."""
+@pytest.mark.parametrize("enlarged, reduced", [(4, 2), (10, 4)], ids=["12-mp", "50-mp"])
+def test_a_phone_photo_comes_back_at_the_size_it_was_read(client: FlaskClient, app: Flask, table: str, enlarged: int,
+                                                         reduced: int) -> None:
+    """A 12 MP upload (here 3200×2400) is read at its working size and shown back as that smaller JPEG, boxes over the
+    whole photo; so is a phone's 50 MP mode (here 8000×6000), which the page refused as too large to read."""
     import base64
     from pathlib import Path
 
@@ -322,7 +325,7 @@ def test_a_phone_photo_comes_back_at_the_size_it_was_read(client: FlaskClient, a
 
     app.extensions.pop("recognizer", None)  # the real recogniser
     small = cv2.imread(str(Path(__file__).parent / "data" / "vision" / "rack_front.jpg"))
-    big = cv2.resize(small, None, fx=4, fy=4, interpolation=cv2.INTER_CUBIC)
+    big = cv2.resize(small, None, fx=enlarged, fy=enlarged, interpolation=cv2.INTER_CUBIC)
     upload = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
     data = {"csrf_token": TOKEN, "picker": "picker-tiles", "photo": (io.BytesIO(upload), "r.jpg", "image/jpeg")}
     page = client.post(f"/t/{table}/photo", data=data, content_type="multipart/form-data").text
@@ -330,7 +333,8 @@ def test_a_phone_photo_comes_back_at_the_size_it_was_read(client: FlaskClient, a
     assert f'viewBox="0 0 {width} {height}"' in page, "the boxes are in the whole photo's pixels"
     shown = base64.b64decode(re.search(r'href="data:image/jpeg;base64,([^"]+)"', page).group(1))
     assert len(shown) < len(upload) / 3
-    assert cv2.imdecode(np.frombuffer(shown, np.uint8), cv2.IMREAD_COLOR).shape[:2] == (height // 2, width // 2)
+    assert cv2.imdecode(np.frombuffer(shown, np.uint8), cv2.IMREAD_COLOR).shape[:2] == (height // reduced,
+                                                                                       width // reduced)
     assert len(re.findall(r'class="box[ "]', page)) >= 10
 
 

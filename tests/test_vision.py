@@ -167,11 +167,13 @@ def _png_header(width: int, height: int) -> bytes:
         (b"", "not an image: the upload is empty"),
         (b"hello, this is a text file\n", "not an image"),
         (_png_header(20000, 20000) + b"\x00" * 100, "image too large: 20000×20000 (max 40 MP)"),
-        (_jpeg_header(9000, 9000) + b"\x00" * 100, "image too large: 9000×9000 (max 40 MP)"),
+        (_png_header(8000, 6000) + b"\x00" * 100, "image too large: 8000×6000 (max 40 MP)"),
+        (_jpeg_header(20000, 20000) + b"\x00" * 100, "image too large: 20000×20000 (max 200 MP)"),
+        (_jpeg_header(9000, 9000) + b"\x00" * 100, "not an image: the JPEG data could not be decoded"),
         (b"\xff\xd8" + b"\x00" * MAX_BYTES, "image file too large"),
         (b"GIF89a" + b"\x00" * 20, "neither JPEG nor PNG"),
     ],
-    ids=["empty", "text", "png-bomb", "jpeg-bomb", "too-many-bytes", "gif"],
+    ids=["empty", "text", "png-bomb", "png-48-mp", "jpeg-bomb", "jpeg-81-mp-no-data", "too-many-bytes", "gif"],
 )
 def test_bad_uploads_raise_image_error(recognizer: Recognizer, data: bytes, message: str) -> None:
     with pytest.raises(ImageError, match=message.replace("(", r"\(").replace(")", r"\)")):

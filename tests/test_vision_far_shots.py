@@ -72,11 +72,11 @@ def test_photos_whose_tiles_the_first_look_sees_are_read_as_before(recognizer: R
         assert recognizer.recognize(pixels).tiles == plain.recognize(pixels).tiles, name
 
 
-def _phone_far_shot(image: str, pad: float) -> tuple[bytes, float, int, int]:
-    """``image`` taken from farther away (:func:`_far`) as a phone's 12 MP JPEG (4032 px wide): its bytes, the scale
-    from the test photo to it, and where the test photo now starts in it."""
+def _phone_far_shot(image: str, pad: float, wide: int = 4032) -> tuple[bytes, float, int, int]:
+    """``image`` taken from farther away (:func:`_far`) as a phone's 12 MP JPEG (4032 px wide; 8160 for its 50 MP
+    mode): its bytes, the scale from the test photo to it, and where the test photo now starts in it."""
     far, across, down = _far(image, pad)
-    scale = 4032 / max(far.shape[:2])
+    scale = wide / max(far.shape[:2])
     big = cv2.resize(far, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
     return cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes(), scale, across, down
 
@@ -104,6 +104,23 @@ def test_a_far_rack_in_a_phone_photo_is_read_from_the_whole_photo(recognizer: Re
     before = Recognizer(read_closer=False).recognize(data)
     assert sum(SMALL_WARNING in t.warnings for t in before.tiles) >= len(labels) // 2
     assert sum(not t.low_confidence for t in before.tiles) < len(labels) // 2
+
+
+def test_a_far_rack_in_a_50_mp_photo_is_read_from_the_photo_at_half_its_sides(recognizer: Recognizer) -> None:
+    """The same far shot in a phone's 50 MP mode (8160×6120): read at a quarter of its sides, then the part its tiles
+    lie in at half (``vision.imageio.finest``: the whole photo is over the 40 MP decoded at once), where the tiles are
+    as large as in the 12 MP photo's own pixels; the boxes are given in the 50 MP photo's pixels."""
+    labels = _labels("rack_tilted_teens.jpg")
+    data, scale, across, down = _phone_far_shot("rack_tilted_teens.jpg", 1.8, wide=8160)
+    result = recognizer.recognize(data)
+    assert (result.width, result.height) == (8160, 6120)
+    assert Counter(t.tile for t in result.tiles) == Counter(code for code, _ in labels)
+    assert not [t for t in result.tiles if SMALL_WARNING in t.warnings or CUT_WARNING in t.warnings]
+    found = np.array([t.box for t in result.tiles], np.float32)
+    for code, box in labels:
+        where = (box + [across, down, across, down]) * scale
+        assert box_iou(where, found).max() >= 0.5, f"{code} not boxed where it lies in the whole photo"
+    assert result.photo is not None and max(result.photo.shape[:2]) == 2040
 
 
 def test_a_phone_close_up_is_not_read_again(recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -25,11 +25,16 @@ import numpy as np
 
 from vision.errors import ImageError
 
-__all__ = ["ImageHeader", "header_info", "load_image", "load_photo", "preview", "reduction", "MAX_BYTES", "MAX_PIXELS",
-           "WORK_MIN_SIDE"]
+__all__ = ["ImageHeader", "finest", "header_info", "load_image", "load_photo", "preview", "reduction", "MAX_BYTES",
+           "MAX_PIXELS", "MAX_PHOTO_PIXELS", "WORK_MIN_SIDE"]
 
 MAX_BYTES = 25 * 1024 * 1024
 MAX_PIXELS = 40_000_000
+"""The most pixels decoded from one image."""
+MAX_PHOTO_PIXELS = 200_000_000
+"""The most pixels a JPEG photo may have where it is decoded smaller (:func:`load_photo`): its DCT scaled, a 50 MP phone
+photo (8160×6120) is decoded at a quarter of its sides, never whole, and a 200 MP one (16320×12240) at an eighth.
+What is decoded stays under :data:`MAX_PIXELS`; a PNG, decoded whole before it is made smaller, is held to that."""
 WORK_MIN_SIDE = 1600
 """A photo is read at the smallest of 1/1, 1/2, 1/4 or 1/8 of its size whose long side is still this many pixels
 (:func:`load_photo`): a phone's 12 MP photo (4032×3024) at 2016×1512, where a rack's tiles are still 80 px or more
@@ -189,6 +194,19 @@ def reduction(width: int, height: int, min_side: int = WORK_MIN_SIDE) -> int:
     return factor
 
 
+def finest(width: int, height: int) -> int:
+    """The factor (1, 2, 4 or 8) a photo of ``width`` × ``height`` is decoded at to show all it can within
+    :data:`MAX_PIXELS`: 1 up to 40 MP, 2 for a 50 MP phone photo (decoded 4080×3060).
+
+    >>> finest(4032, 3024), finest(8160, 6120), finest(16320, 12240)
+    (1, 2, 4)
+    """
+    factor = 1
+    while factor < 8 and -(-width // factor) * -(-height // factor) > MAX_PIXELS:
+        factor *= 2
+    return factor
+
+
 def load_photo(source: bytes | str | Path | np.ndarray, min_side: int = WORK_MIN_SIDE) -> tuple[np.ndarray, int, int]:
     """The photo to read, EXIF-corrected, at the size :func:`reduction` picks, and the width and height of the whole
     (EXIF-corrected) photo, whose pixels boxes found on the smaller one are to be given in.
@@ -234,11 +252,16 @@ def preview(data: bytes, min_side: int = WORK_MIN_SIDE, quality: int = 85, pixel
     return encoded.tobytes()
 
 
-def load_image(source: bytes | str | Path | np.ndarray) -> np.ndarray:
-    """A BGR ``uint8`` image, EXIF-corrected, from bytes, a path or an array (taken as BGR or grey)."""
+def load_image(source: bytes | str | Path | np.ndarray, factor: int = 1) -> np.ndarray:
+    """A BGR ``uint8`` image, EXIF-corrected, from bytes, a path or an array (taken as BGR or grey); at 1 / ``factor``
+    (1, 2, 4 or 8) of its sides where given (:func:`finest`: a JPEG over :data:`MAX_PIXELS` decoded smaller)."""
     if isinstance(source, np.ndarray):
-        return _check_array(source)
-    return _decode(source, lambda header: 1)[0]
+        image = _check_array(source)
+        if factor > 1:
+            height, width = image.shape[:2]
+            image = cv2.resize(image, (-(-width // factor), -(-height // factor)), interpolation=cv2.INTER_AREA)
+        return image
+    return _decode(source, lambda header: factor)[0]
 
 
 def _decode(source: bytes | str | Path, factor_of: Callable[[ImageHeader], int]) -> tuple[np.ndarray, ImageHeader]:
@@ -258,13 +281,17 @@ def _decode(source: bytes | str | Path, factor_of: Callable[[ImageHeader], int])
     if len(data) > MAX_BYTES:
         raise ImageError(f"image file too large: {len(data)} bytes (max {MAX_BYTES}); send a smaller photo")
     header = header_info(data)
-    if header.width * header.height > MAX_PIXELS:
+    factor = factor_of(header)
+    scaled = factor if header.format == "jpeg" else 1  # a JPEG is decoded smaller; a PNG whole, then made smaller
+    most = MAX_PHOTO_PIXELS if scaled > 1 else MAX_PIXELS
+    decoded = -(-header.width // scaled) * -(-header.height // scaled)
+    if header.width * header.height > most or decoded > MAX_PIXELS:
         raise ImageError(
-            f"image too large: {header.width}×{header.height} (max {MAX_PIXELS // 1_000_000} MP); send a smaller photo"
+            f"image too large: {header.width}×{header.height} (max {most // 1_000_000} MP); send a smaller photo"
         )
     if header.width == 0 or header.height == 0:
         raise ImageError(f"not an image: the header says {header.width}×{header.height} pixels")
-    flags = _REDUCED_FLAGS[factor_of(header)] | cv2.IMREAD_IGNORE_ORIENTATION
+    flags = _REDUCED_FLAGS[factor] | cv2.IMREAD_IGNORE_ORIENTATION
     try:
         image = cv2.imdecode(np.frombuffer(data, np.uint8), flags)
     except cv2.error:  # a decoder's own assertion on data its header check let through: not a photo to read

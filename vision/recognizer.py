@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort  # type: ignore[import-untyped]
 
-from vision.imageio import WORK_MIN_SIDE, load_image, load_photo
+from vision.imageio import WORK_MIN_SIDE, finest, load_image, load_photo
 from vision.ink import (BLUER_FLAG, BLUER_SWITCH, BLUER_SWITCH_AMONG, DARK_AS_BLACK, DARK_AS_RED, DARKER_THAN_YELLOWS,
                         DARKEST_YELLOW, HALF_WAY_IN_BRIGHTNESS, INK_MODEL, NEAR_BLUES, PART_WAY_IN_HUE,
                         REDDER_THAN_YELLOWS, TOWARDS_BLUE, TOWARDS_YELLOW, WARM_GROUPS_FROM, YELLOWER_FLAG, YELLOWER_FROM,
@@ -306,13 +306,16 @@ class Recognizer:
         photo, width, height = load_photo(image, WORK_MIN_SIDE if self.reduce else 1 << 30)
         boxes, scores = self.find_tiles(photo)
         pixels, place, frame = photo, None, (True, True, True, True)
-        if self.read_closer and width > photo.shape[1] and len(boxes):
+        # The photo at its full resolution: the whole photo, or a 50 MP one at half its sides (vision.imageio.finest).
+        fine = finest(width, height)
+        fine_size = (-(-width // fine), -(-height // fine))
+        if self.read_closer and fine_size[0] > photo.shape[1] and len(boxes):
             # A far shot read at a working size: where the part of the whole photo its tiles lie in has no more pixels
             # than the working size, the tiles are found and read again there, at the photo's full resolution.
-            ratio = width / photo.shape[1]
-            part = _part_box(boxes * ratio, _median_side(boxes) * ratio, width, height)
+            ratio = fine_size[0] / photo.shape[1]
+            part = _part_box(boxes * ratio, _median_side(boxes) * ratio, *fine_size)
             if (part[2] - part[0]) * (part[3] - part[1]) <= photo.shape[0] * photo.shape[1]:
-                closer, at, edges = _part_of(load_image(image), part)
+                closer, at, edges = _part_of(load_image(image, fine), part)
                 found = self.find_tiles(closer)
                 if len(found[0]):  # a part that shows no tile at all leaves the working size's reading as it was
                     pixels, place, frame, (boxes, scores) = closer, at, edges, found
@@ -335,10 +338,11 @@ class Recognizer:
         tiles = tuple(replace(tile, warnings=(*tile.warnings, GLARE_WARNING)) if under_glare(blown, tile.box) else tile
                       for tile, out in zip(read, unread) if not out)
         warnings = _photo_warnings(tiles, aside, strengthened=strengthened, glare=_glare(blown, tiles), blurred=blurred)
+        seen = (pixels.shape[1], pixels.shape[0])
         if place is not None:
-            tiles, aside = _shifted(tiles, place), _shifted(aside, place)
-        elif (width, height) != (pixels.shape[1], pixels.shape[0]):
-            scale = (width / pixels.shape[1], height / pixels.shape[0])
+            tiles, aside, seen = _shifted(tiles, place), _shifted(aside, place), fine_size
+        if (width, height) != seen:
+            scale = (width / seen[0], height / seen[1])
             tiles, aside = _scaled(tiles, scale, width, height), _scaled(aside, scale, width, height)
         elapsed = round((time.perf_counter() - started) * 1000, 1)
         return Recognition(tiles, warnings, elapsed, width, height, aside, photo)

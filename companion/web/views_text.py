@@ -781,7 +781,7 @@ _ENGINE_MESSAGES: tuple[tuple[re.Pattern[str], LazyString], ...] = (
     (re.compile(r"^invalid first_card "), _l("Enter one card as the first up-card, e.g. 7H.")),
     (re.compile(r"^not an image"), _l("That file is not a photo: choose a JPEG or PNG photo of the tiles.")),
     (re.compile(r"^image (?:file )?too large"),
-     _l("That photo is too large to read: take it at the camera's usual size (12 MP, not a 50 or 108 MP mode) and "
+     _l("That photo is too large to read: take it at the camera's usual size (12 MP, not its largest mode) and "
         "try again.")),
     # the Rummikub turn referee (R3-R5)
     (re.compile(r"^legal turn: lays (?P<tiles>.+) \(R4\)$"),
