@@ -300,7 +300,8 @@ def _decode(source: bytes | str | Path, factor_of: Callable[[ImageHeader], int])
         raise ImageError(
             f"not an image: the {header.format.upper()} data could not be decoded (truncated or corrupt); send the original photo file"
         )
-    if header.format == "jpeg" and _jpeg_end(data) is None:
+    # A file that ends with an end marker is whole (no scan's data holds one): the walk through it is left out.
+    if header.format == "jpeg" and not data.endswith(b"\xff\xd9") and _jpeg_end(data) is None:
         raise ImageError("not an image: truncated JPEG (the end of the file is missing); send the whole photo file")
     return _apply_orientation(image, header.orientation), header
 
