@@ -51,8 +51,9 @@ def test_a_far_shot_is_looked_at_closer(recognizer: Recognizer) -> None:
     found = np.array([t.box for t in result.tiles], np.float32)
     for code, box in labels:
         assert box_iou(box + [across, down, across, down], found).max() >= 0.5, f"{code} not boxed where it lies"
-    # Without the closer look the detector's first look at this photo finds no tile (0 of 21).
-    assert len(Recognizer(far_shots=False).recognize(far).tiles) < len(labels) // 2
+    # Without the closer look fewer are found: the first look of the detector shipped until the forty-eighth round found
+    # none of the 21, a detector taught table photos 14.
+    assert len(Recognizer(far_shots=False).recognize(far).tiles) < len(labels)
 
 
 def test_a_far_shot_whose_first_look_sees_groups_of_tiles_is_looked_at_closer(recognizer: Recognizer) -> None:

@@ -20,7 +20,7 @@ from vision.numerals import (CLASSIFIER_ALLOWS, NUMBERS, READER_OVERRULES, Numbe
 from vision.postprocess import KINDS, box_iou
 from vision.preprocess import tile_crops
 from vision.recognizer import EMBLEM_FROM, LOW_CONFIDENCE, MODELS_DIR, NUMBER_READER
-from vision_labels import DATA, earlier_classifier, tile_boxes
+from vision_labels import DATA, earlier_classifier, on_found_tiles, tile_boxes
 TILE_W, TILE_H = 40.0, 56.0
 
 
@@ -287,7 +287,9 @@ def test_a_tile_with_no_number_seen_is_flagged_as_a_possible_false_okey() -> Non
 @needs_reader
 def test_a_lost_leading_1_leaves_the_tile_its_two_digits(recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch) -> None:
     """rack3d_rotated_warm.jpg: the reader reads its R12 (turned, under a warm lamp) as 1; the number was read 1 until
-    the thirtieth round, and is the classifier's 12 now (its colour, read yellow, is another matter: flagged)."""
+    the thirtieth round, and is the classifier's 12 now (its colour, read yellow, is another matter: flagged).  Read
+    on the boxes the detector of the forty-eighth round found (``found_tiles.csv``)."""
+    on_found_tiles(monkeypatch, "rack3d_rotated_warm.jpg")
     (twelve,) = [box for tile, box in tile_boxes("racks3d.csv")["rack3d_rotated_warm.jpg"] if tile == "R12"]
 
     def read_on_twelve() -> object:
@@ -307,7 +309,9 @@ def test_a_clover_false_okey_read_as_a_4_is_read_F_where_the_reader_sees_no_numb
     which the classifier shipped until the twenty-sixth round (``earlier_classifier``) takes for a 4 (B4) and the
     number reader sees no number on.  It is read F, flagged with the reason; nothing else on the rack changes.  (The
     first classifier shipped since the thirty-eighth round reads the clover F itself, so the test reads with the one
-    that misreads it.)"""
+    that misreads it; and on the boxes the detector of the forty-eighth round found, ``found_tiles.csv``: a later one
+    boxes the clover otherwise.)"""
+    on_found_tiles(monkeypatch, "rack3d_rotated_clover.jpg")
     recognizer = Recognizer(earlier_classifier())
     truth = tile_boxes("racks3d.csv")["rack3d_rotated_clover.jpg"]
     (clover,) = [box for tile, box in truth if tile == "F"]

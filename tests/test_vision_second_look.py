@@ -16,7 +16,7 @@ import pytest
 from vision import Recognizer
 from vision.numerals import NUMBERS
 from vision.recognizer import MODELS_DIR, SECOND_CLASSIFIER
-from vision_labels import DATA, earlier_classifier, sure_colour_mistakes, tile_boxes
+from vision_labels import DATA, earlier_classifier, on_found_tiles, sure_colour_mistakes, tile_boxes
 
 LABELS = {**tile_boxes("labels.csv"), **tile_boxes("racks.csv"), **tile_boxes("racks3d.csv")}
 TWO_DIGITS = ("10", "11", "12", "13")
@@ -31,11 +31,14 @@ def _sure_wrong_colours(recognizer: Recognizer, image: str) -> list[tuple[str, s
 
 
 @pytest.mark.parametrize("image, mistakes", [("rack3d_rotated_warm.jpg", 1), ("rack3d_tilted_faint.jpg", 1)])
-def test_the_second_look_flags_the_first_classifiers_sure_colour_mistakes(image: str, mistakes: int) -> None:
+def test_the_second_look_flags_the_first_classifiers_sure_colour_mistakes(image: str, mistakes: int,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """rack3d_rotated_warm.jpg (a warm light on a rotated rack, its colours strengthened): alone, the first classifier
     is sure of an R10 read yellow at 0.94 (of an R2 and an R13 too, at 0.88-0.99, before the twenty-eighth round
     measured the tiles' widths past their second boxes); rack3d_tilted_faint.jpg: of an R13 read Y13 at 0.94.  Held to
-    the same checks, the second classifier is not sure of them, so each is flagged."""
+    the same checks, the second classifier is not sure of them, so each is flagged.  Both read on the boxes the detector
+    of the forty-eighth round found (``found_tiles.csv``)."""
+    on_found_tiles(monkeypatch, image)
     alone = _sure_wrong_colours(Recognizer(second_look=False), image)
     assert len(alone) >= mistakes and all(truth[0] == "R" and read[0] == "Y" for truth, read in alone), alone
     assert _sure_wrong_colours(Recognizer(), image) == []
