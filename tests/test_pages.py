@@ -887,10 +887,10 @@ def test_O5_a_wrong_declaration_says_the_hand_goes_on(editor: FlaskClient, store
 
 
 def test_an_oversized_photo_is_refused_with_a_message(editor: FlaskClient, okey_table: str) -> None:
-    huge = io.BytesIO(b"\xff" * (16 * 1024 * 1024 + 1))
+    huge = io.BytesIO(b"\xff" * (25 * 1024 * 1024 + 64 * 1024 + 1))
     response = post(editor, f"/t/{okey_table}/photo", {"photo": (huge, "big.jpg", "image/jpeg")},
                     content_type="multipart/form-data", headers={"HX-Request": "true"})
-    assert response.status_code == 413 and "at most 16 MB" in response.text
+    assert response.status_code == 413 and "at most 25 MB" in response.text
     assert "<html" not in response.text, "htmx gets the message alone, to show under the picker"
     assert '{"code":"413","swap":true' in editor.get(f"/t/{okey_table}/win").text
 

@@ -415,6 +415,15 @@ def test_a_motion_photo_s_video_is_neither_read_nor_sent_back(client: FlaskClien
     assert shown is not None and base64.b64decode(shown.group(1)) == jpeg
 
 
+def test_a_50_mp_photo_of_20_mb_is_taken_not_refused_as_too_much(client: FlaskClient, app: Flask, table: str) -> None:
+    """A phone's 50 MP photo is 10-20 MB: the upload limit (16 MB until the forty-ninth round) takes it."""
+    app.extensions["recognizer"] = Reader(*_row("R7 R8 R9"))
+    data = {"csrf_token": TOKEN, "picker": "picker-tiles",
+            "photo": (io.BytesIO(b"\xff\xd8" + bytes(20 * 1024 * 1024)), "r.jpg", "image/jpeg")}
+    page = client.post(f"/t/{table}/photo", data=data, content_type="multipart/form-data")
+    assert page.status_code == 200 and page.text.count('class="box') == 3
+
+
 def test_a_photo_too_large_to_read_says_how_to_take_it_in_the_reader_s_language(client: FlaskClient, app: Flask,
                                                                                table: str) -> None:
     """A phone's 50 MP mode gives a photo over the 40 MP the reader takes: the page says to take it at the camera's

@@ -14,7 +14,8 @@ from companion.resources import static_dir, templates_dir
 TEMPLATES = templates_dir()
 STATIC = static_dir()
 
-MAX_UPLOAD_BYTES = 16 * 1024 * 1024
+MAX_UPLOAD_BYTES = 25 * 1024 * 1024 + 64 * 1024
+"""A photo of up to 25 MB (vision.imageio.MAX_BYTES: a phone's 50 MP photo, 10-20 MB) and the form around it."""
 
 
 def default_data_dir() -> Path:

@@ -221,7 +221,7 @@ def favicon() -> Response:
 PAGE_ERRORS: dict[int, Any] = {
     404: _l("There is no such page here. Check the address, or start from the home page."),
     405: _l("This address cannot be opened like that. Go back and use the page's buttons."),
-    413: _l("That is too much to send at once: a form takes at most 64 KB, a photo at most 16 MB."),
+    413: _l("That is too much to send at once: a form takes at most 64 KB, a photo at most 25 MB."),
 }
 """Readable pages for HTTP errors outside the blueprints (an unknown address, a wrong method, a huge body)."""
 

@@ -26,7 +26,7 @@ CSRF_HEADER = "X-CSRF-Token"
 _SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 MAX_FORM_BYTES = 64 * 1024
 """A form is a few hundred bytes (a full 101 hand about 1 KB): a bigger one is refused with 413 before it
-is read, so no viewer can make the app parse megabytes.  Photo uploads keep the app's 16 MB limit."""
+is read, so no viewer can make the app parse megabytes.  Photo uploads keep the app's 25 MB limit."""
 UPLOAD_ENDPOINTS = frozenset({"hands.photo"})
 
 
