@@ -14,6 +14,7 @@ vision.errors.ImageError: image too large: 20000×20000 (max 40 MP); send a smal
 
 from __future__ import annotations
 
+import math
 import re
 import struct
 from dataclasses import dataclass
@@ -25,8 +26,8 @@ import numpy as np
 
 from vision.errors import ImageError
 
-__all__ = ["ImageHeader", "finest", "header_info", "load_image", "load_photo", "preview", "reduction", "MAX_BYTES",
-           "MAX_PIXELS", "MAX_PHOTO_PIXELS", "WORK_MIN_SIDE"]
+__all__ = ["ImageHeader", "decoded_size", "finest", "header_info", "load_image", "load_photo", "preview", "reduction",
+           "MAX_BYTES", "MAX_PIXELS", "MAX_PHOTO_PIXELS", "WORK_MIN_SIDE"]
 
 MAX_BYTES = 25 * 1024 * 1024
 MAX_PIXELS = 40_000_000
@@ -194,6 +195,24 @@ def reduction(width: int, height: int, min_side: int = WORK_MIN_SIDE) -> int:
     return factor
 
 
+def decoded_size(width: int, height: int, factor: int) -> tuple[int, int]:
+    """The width and height of a ``width`` × ``height`` photo read at 1 / ``factor`` of its sides: rounded up, as
+    libjpeg's scaled decoding gives them.
+
+    >>> decoded_size(4032, 3024, 2), decoded_size(8161, 6121, 4)
+    ((2016, 1512), (2041, 1531))
+    """
+    return -(-width // factor), -(-height // factor)
+
+
+def _smaller(image: np.ndarray, factor: int) -> np.ndarray:
+    """An array photo at 1 / ``factor`` of its sides (:func:`decoded_size`), as a JPEG would be decoded so."""
+    if factor == 1:
+        return image
+    height, width = image.shape[:2]
+    return cv2.resize(image, decoded_size(width, height, factor), interpolation=cv2.INTER_AREA)
+
+
 def finest(width: int, height: int) -> int:
     """The factor (1, 2, 4 or 8) a photo of ``width`` × ``height`` is decoded at to show all it can within
     :data:`MAX_PIXELS`: 1 up to 40 MP, 2 for a 50 MP phone photo (decoded 4080×3060).
@@ -202,7 +221,7 @@ def finest(width: int, height: int) -> int:
     (1, 2, 4)
     """
     factor = 1
-    while factor < 8 and -(-width // factor) * -(-height // factor) > MAX_PIXELS:
+    while factor < 8 and math.prod(decoded_size(width, height, factor)) > MAX_PIXELS:
         factor *= 2
     return factor
 
@@ -218,11 +237,7 @@ def load_photo(source: bytes | str | Path | np.ndarray, min_side: int = WORK_MIN
     if isinstance(source, np.ndarray):
         image = _check_array(source)
         height, width = image.shape[:2]
-        factor = reduction(width, height, min_side)
-        if factor > 1:
-            size = (-(-width // factor), -(-height // factor))
-            image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
-        return image, width, height
+        return _smaller(image, reduction(width, height, min_side)), width, height
     image, header = _decode(source, lambda header: reduction(header.width, header.height, min_side))
     turned = header.orientation in (5, 6, 7, 8)
     return image, header.height if turned else header.width, header.width if turned else header.height
@@ -256,11 +271,7 @@ def load_image(source: bytes | str | Path | np.ndarray, factor: int = 1) -> np.n
     """A BGR ``uint8`` image, EXIF-corrected, from bytes, a path or an array (taken as BGR or grey); at 1 / ``factor``
     (1, 2, 4 or 8) of its sides where given (:func:`finest`: a JPEG over :data:`MAX_PIXELS` decoded smaller)."""
     if isinstance(source, np.ndarray):
-        image = _check_array(source)
-        if factor > 1:
-            height, width = image.shape[:2]
-            image = cv2.resize(image, (-(-width // factor), -(-height // factor)), interpolation=cv2.INTER_AREA)
-        return image
+        return _smaller(_check_array(source), factor)
     return _decode(source, lambda header: factor)[0]
 
 
@@ -284,8 +295,7 @@ def _decode(source: bytes | str | Path, factor_of: Callable[[ImageHeader], int])
     factor = factor_of(header)
     scaled = factor if header.format == "jpeg" else 1  # a JPEG is decoded smaller; a PNG whole, then made smaller
     most = MAX_PHOTO_PIXELS if scaled > 1 else MAX_PIXELS
-    decoded = -(-header.width // scaled) * -(-header.height // scaled)
-    if header.width * header.height > most or decoded > MAX_PIXELS:
+    if header.width * header.height > most or math.prod(decoded_size(header.width, header.height, scaled)) > MAX_PIXELS:
         raise ImageError(
             f"image too large: {header.width}×{header.height} (max {most // 1_000_000} MP); send a smaller photo"
         )

@@ -163,6 +163,11 @@ def _laid(meld: list[int], codes: Sequence[str], wilds: Sequence[str], fewest: i
     return len(meld) >= fewest and looks_like_meld([codes[i] for i in meld], wilds)
 
 
+def _off(direction: float, tried: list[float]) -> float:
+    """How far ``direction`` lies from the nearest of the directions ``tried`` (radians, lines without a sense)."""
+    return min(abs(math.remainder(direction - seen, math.pi)) for seen in tried)
+
+
 def _askew(centres: np.ndarray, tried: list[float]) -> bool:
     """Whether tiles at ``centres`` (a meld's, in order along it) run more than ``ASKEW`` from every direction in
     ``tried``: a meld the chains took in though it lies along rows of its own."""
@@ -170,7 +175,7 @@ def _askew(centres: np.ndarray, tried: list[float]) -> bool:
         return False
     run = centres[-1] - centres[0]
     own = math.atan2(float(run[1]), float(run[0]))
-    return min(abs(math.remainder(own - seen, math.pi)) for seen in tried) > ASKEW
+    return _off(own, tried) > ASKEW
 
 
 def _along_their_own_rows(melds: list[list[int]], angle: float, centres: np.ndarray, codes: Sequence[str],
@@ -186,7 +191,7 @@ def _along_their_own_rows(melds: list[list[int]], angle: float, centres: np.ndar
         if len(tiles) < 3:
             break
         own = row_direction(centres[tiles], reach)
-        if own is None or min(abs(math.remainder(own - seen, math.pi)) for seen in tried) <= SLACK:
+        if own is None or _off(own, tried) <= SLACK:
             break
         tried.append(own)
         again, _ = _melds_along(own, centres[tiles], [codes[i] for i in tiles], wilds)

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort  # type: ignore[import-untyped]
 
-from vision.imageio import WORK_MIN_SIDE, finest, load_image, load_photo
+from vision.imageio import WORK_MIN_SIDE, decoded_size, finest, load_image, load_photo
 from vision.ink import (BLUER_FLAG, BLUER_SWITCH, BLUER_SWITCH_AMONG, DARK_AS_BLACK, DARK_AS_RED, DARKER_THAN_YELLOWS,
                         DARKEST_YELLOW, HALF_WAY_IN_BRIGHTNESS, INK_MODEL, NEAR_BLUES, PART_WAY_IN_HUE,
                         REDDER_THAN_YELLOWS, TOWARDS_BLUE, TOWARDS_YELLOW, WARM_GROUPS_FROM, YELLOWER_FLAG, YELLOWER_FROM,
@@ -308,7 +308,7 @@ class Recognizer:
         pixels, place, frame = photo, None, (True, True, True, True)
         # The photo at its full resolution: the whole photo, or a 50 MP one at half its sides (vision.imageio.finest).
         fine = finest(width, height)
-        fine_size = (-(-width // fine), -(-height // fine))
+        fine_size = decoded_size(width, height, fine)
         if self.read_closer and fine_size[0] > photo.shape[1] and len(boxes):
             # A far shot read at a working size: where the part of the whole photo its tiles lie in has no more pixels
             # than the working size, the tiles are found and read again there, at the photo's full resolution.
