@@ -426,11 +426,11 @@ def test_a_50_mp_photo_of_20_mb_is_taken_not_refused_as_too_much(client: FlaskCl
 
 def test_a_photo_too_large_to_read_says_how_to_take_it_in_the_reader_s_language(client: FlaskClient, app: Flask,
                                                                                table: str) -> None:
-    """A phone's 50 MP mode gives a photo over the 40 MP the reader takes: the page says to take it at the camera's
-    usual size, in English and in Turkish, not the reader's own English words."""
+    """A photo too large to read (a JPEG over 200 MP, a PNG over 40 MP; a phone's 50 MP mode is read): the page says
+    to take it at the camera's usual size, in English and in Turkish, not the reader's own English words."""
     class TooLarge(Reader):
         def recognize(self, data: bytes) -> object:
-            raise ValueError("image too large: 8160×6120 (max 40 MP); send a smaller photo")
+            raise ValueError("image too large: 16384×16384 (max 200 MP); send a smaller photo")
 
     app.extensions["recognizer"] = TooLarge()
     data = {"csrf_token": TOKEN, "picker": "picker-tiles", "photo": (io.BytesIO(b"jpeg"), "r.jpg", "image/jpeg")}
