@@ -104,7 +104,10 @@ def op_recognize(request: Mapping[str, Any]) -> dict[str, Any]:
     second_look = request.get("second_look", True)
     if not isinstance(second_look, bool):
         raise CommandError(f"field 'second_look' must be true or false, not {second_look!r}")
-    result: dict[str, Any] = recognize_file(path, second_look=second_look)
+    table = request.get("table", False)
+    if not isinstance(table, bool):
+        raise CommandError(f"field 'table' must be true or false, not {table!r}")
+    result: dict[str, Any] = recognize_file(path, second_look=second_look, table=table)
     return result
 
 
@@ -517,6 +520,9 @@ def build_parser() -> argparse.ArgumentParser:
                            help="the photos show one rack, left part first: print the rack they make, "
                                 "a tile two photos show counted once")
     recognize.add_argument("--no-second-look", action="store_false", dest="second_look", help=SECOND_LOOK_HELP)
+    recognize.add_argument("--table", action="store_true",
+                           help="the photos show melds laid on the table (an opening, a Rummikub table), not a rack: "
+                                "their tiles are found with the table's own detector")
 
     serve = sub.add_parser("serve", help="run the table companion web app")
     serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default all interfaces)")
@@ -572,7 +578,7 @@ def _service(args: argparse.Namespace) -> int:
 
 def _export_photos(args: argparse.Namespace) -> int:
     """``photos export OUT``: the labelled kept photos as a folder ``scripts/eval_vision.py --labelled`` reads."""
-    from companion.kept_photos import kept_photos
+    from companion.kept_photos import TABLE_FOLDER, kept_photos
     from companion.web import default_data_dir
 
     data_dir = Path(args.data_dir).expanduser() if args.data_dir else default_data_dir()
@@ -582,19 +588,27 @@ def _export_photos(args: argparse.Namespace) -> int:
                            "--keep-photos', take photos of racks with the pickers and tap 'Use these tiles'")
     out = Path(args.out).expanduser()
     try:
-        photos, tiles, checked = kept.export(out)
+        photos, tiles, checked, tables = kept.export(out)
     except OSError as error:
         raise CommandError(f"cannot write {str(out)!r}: {error.strerror or error}: choose a writable folder") from None
-    if photos:
+    table = out / TABLE_FOLDER
+    if photos > tables:
         _draw_labels(out)
+    if tables:
+        _draw_labels(table)
     print(f"{photos} labelled photos, {tiles} tiles ({checked['fixed']} picked from the list, {checked['confirmed']} "
           f"tapped as read right, {checked['accepted']} taken as read) written to {out}")
+    if tables:
+        print(f"{tables} of them show melds laid on the table (taken with a picker of melds): written to {table}")
     if kept.unlabelled():
         print(f"kept photos without labels: {kept.unlabelled()} (nothing found on them, or no one tapped 'Use these "
               f"tiles'), left out; what the reader said of them is in {kept.root / 'read'}")
-    if photos:
+    if photos > tables:
         print(f"Look over {out / 'drawn'} and mend labels.csv where a label is wrong or a tile has no box; then measure "
               f"with: python scripts/eval_vision.py --labelled {out}")
+    if tables:
+        print(f"Look over {table / 'drawn'} and mend its labels.csv likewise; then measure with the table's detector: "
+              f"python scripts/eval_vision.py --labelled {table} --table")
     return 0
 
 
@@ -732,7 +746,8 @@ def _dispatch(args: argparse.Namespace) -> int:
     if command == "recognize":
         if args.same_rack and len(args.photos) < 2:
             raise CommandError("--same-rack needs two photos or more of one rack: its left part, then its right part")
-        results = [op_recognize({"image": photo, "second_look": args.second_look}) for photo in args.photos]
+        results = [op_recognize({"image": photo, "second_look": args.second_look, "table": args.table})
+                   for photo in args.photos]
         rack = same_rack(results) if args.same_rack else None
         if args.json:
             print(json.dumps(rack or (results if len(results) > 1 else results[0]), ensure_ascii=False))

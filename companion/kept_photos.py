@@ -6,12 +6,14 @@ what it is for.  A host who starts the app with ``--keep-photos`` keeps every ph
 player taps "Use these tiles", the tiles as the players left them (tapped, corrected or just accepted).
 ``okey-companion photos export DIR`` writes the labelled ones as a folder that ``scripts/eval_vision.py
 --labelled DIR`` measures (``images/`` and ``labels.csv``), with a copy of each photo with its labels drawn
-on it to look over first (``drawn/``).
+on it to look over first (``drawn/``).  Photos of melds laid on the table (taken with a picker of melds, read with the
+table's own detector) go to ``DIR/table``, measured likewise with ``--table``.
 
 The folder::
 
     images/<id>.<ext>   the photo as uploaded (bytes unchanged, EXIF and all); <id>: its sha256, 20 hex digits
-    read/<id>.json      what the reader said: size (upright), tiles with code, box, confidence, unsure
+    read/<id>.json      what the reader said: size (upright), tiles with code, box, confidence, unsure; whether the
+                        photo shows melds laid on the table (``table``)
     labels/<id>.json    the tiles as used: each read tile's code after the players' taps, and how it was checked
 
 Every file is written whole or not at all (a temporary file renamed over it); a photo read twice is kept
@@ -46,6 +48,8 @@ ID = re.compile(r"^[0-9a-f]{20}$")
 CHECKED = ("fixed", "confirmed", "accepted")
 """How a tile of the labels was checked: picked from the list (``fixed``), tapped to say it was read right
 (``confirmed``), or taken as read without a tap (``accepted``: a tile the reader was sure of)."""
+TABLE_FOLDER = "table"
+"""Inside an export, the folder of the photos of melds laid on the table (read with the table's detector)."""
 CSV_FIELDS = ("image", "tile", "x1", "y1", "x2", "y2", "read", "confidence", "checked")
 _EXTENSIONS = ((b"\xff\xd8", ".jpg"), (b"\x89PNG", ".png"), (b"RIFF", ".webp"), (b"BM", ".bmp"))
 
@@ -78,6 +82,8 @@ class Labelled:
 
     image: Path
     tiles: tuple[dict[str, Any], ...]
+    table: bool = False
+    """Whether the photo shows melds laid on the table (read with the table's detector), not a rack."""
 
 
 class KeptPhotos:
@@ -103,9 +109,10 @@ class KeptPhotos:
         kept = self._kept()
         return len(kept) >= self.most or sum(p.stat().st_size for p in kept) + adding > self.most_bytes
 
-    def keep(self, data: bytes, size: tuple[int, int], tiles: Sequence[Mapping[str, Any]]) -> str | None:
-        """Keep a photo and what the reader said of it (``tiles``: ``code``, ``box``, ``confidence``, ``unsure``);
-        its id, or ``None`` when the folder is full."""
+    def keep(self, data: bytes, size: tuple[int, int], tiles: Sequence[Mapping[str, Any]],
+             table: bool = False) -> str | None:
+        """Keep a photo and what the reader said of it (``tiles``: ``code``, ``box``, ``confidence``, ``unsure``;
+        ``table``: the photo shows melds laid on the table); its id, or ``None`` when the folder is full."""
         ident = photo_id(data)
         if self._image(ident) is None:
             if self.full(len(data)):
@@ -114,7 +121,8 @@ class KeptPhotos:
             _write(self.root / "images" / f"{ident}{extension}", data)
         read = {"photo": ident, "size": [int(size[0]), int(size[1])], "time": round(time.time()),
                 "tiles": [{"code": str(t["code"]), "box": [round(float(v), 1) for v in t["box"]],
-                           "confidence": round(float(t["confidence"]), 4), "unsure": bool(t["unsure"])} for t in tiles]}
+                           "confidence": round(float(t["confidence"]), 4), "unsure": bool(t["unsure"])} for t in tiles],
+                "table": bool(table)}
         _write(self.root / "read" / f"{ident}.json", json.dumps(read, indent=1).encode())
         return ident
 
@@ -154,7 +162,7 @@ class KeptPhotos:
                 raise LabelError(f"label code {code!r}: one tile, such as R7, K13 or F")
             labelled[index] = {**found[index], "read": found[index]["code"], "code": tiles[0].code, "checked": checked}
         record = {"photo": ident, "size": reading["size"], "time": round(time.time()),
-                  "tiles": [labelled[i] for i in range(len(found))]}
+                  "tiles": [labelled[i] for i in range(len(found))], "table": bool(reading.get("table", False))}
         _write(self.root / "labels" / f"{ident}.json", json.dumps(record, indent=1).encode())
         return len(found)
 
@@ -171,30 +179,37 @@ class KeptPhotos:
             if image is None:
                 continue
             record = json.loads(path.read_text(encoding="utf-8"))
-            records.append((record.get("time", 0), image, tuple(record["tiles"])))
-        for _time, image, tiles in sorted(records, key=lambda r: (r[0], r[1].name)):
-            yield Labelled(image, tiles)
+            records.append((record.get("time", 0), image, tuple(record["tiles"]), bool(record.get("table", False))))
+        for _time, image, tiles, table in sorted(records, key=lambda r: (r[0], r[1].name)):
+            yield Labelled(image, tiles, table)
 
-    def export(self, out: Path) -> tuple[int, int, dict[str, int]]:
-        """Write the labelled photos to ``out``: ``images/`` and ``labels.csv`` (``CSV_FIELDS``).  Returns the
-        photos, the tiles, and the tiles by how they were checked."""
-        photos = tiles = 0
+    def export(self, out: Path) -> tuple[int, int, dict[str, int], int]:
+        """Write the labelled photos to ``out``: ``images/`` and ``labels.csv`` (``CSV_FIELDS``), the photos of melds
+        laid on the table to ``out/table`` likewise (``TABLE_FOLDER``).  Returns the photos, the tiles, the tiles by how
+        they were checked, and how many of the photos show the table."""
+        photos = tiles = tables = 0
         checked = dict.fromkeys(CHECKED, 0)
-        (out / "images").mkdir(parents=True, exist_ok=True)
-        with open(out / "labels.csv", "w", newline="", encoding="utf-8") as handle:
-            writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS)
-            writer.writeheader()
-            for photo in self.labelled():
-                _write(out / "images" / photo.image.name, photo.image.read_bytes())
-                photos += 1
-                for tile in photo.tiles:
-                    x1, y1, x2, y2 = tile["box"]
-                    writer.writerow({"image": f"images/{photo.image.name}", "tile": tile["code"], "x1": x1, "y1": y1,
-                                     "x2": x2, "y2": y2, "read": tile["read"], "confidence": tile["confidence"],
-                                     "checked": tile["checked"]})
-                    tiles += 1
-                    checked[tile["checked"]] += 1
-        return photos, tiles, checked
+        labelled = list(self.labelled())
+        racks, tables_seen = [p for p in labelled if not p.table], [p for p in labelled if p.table]
+        for folder, group in ((out, racks), (out / TABLE_FOLDER, tables_seen)):
+            if folder != out and not group:
+                continue  # no photo of the table: no folder for them
+            (folder / "images").mkdir(parents=True, exist_ok=True)
+            with open(folder / "labels.csv", "w", newline="", encoding="utf-8") as handle:
+                writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS)
+                writer.writeheader()
+                for photo in group:
+                    _write(folder / "images" / photo.image.name, photo.image.read_bytes())
+                    photos += 1
+                    tables += photo.table
+                    for tile in photo.tiles:
+                        x1, y1, x2, y2 = tile["box"]
+                        writer.writerow({"image": f"images/{photo.image.name}", "tile": tile["code"], "x1": x1,
+                                         "y1": y1, "x2": x2, "y2": y2, "read": tile["read"],
+                                         "confidence": tile["confidence"], "checked": tile["checked"]})
+                        tiles += 1
+                        checked[tile["checked"]] += 1
+        return photos, tiles, checked, tables
 
 
 def kept_photos(data_dir: Path) -> KeptPhotos:

@@ -4,7 +4,8 @@
     .venv/bin/python scripts/eval_melds.py scripts/cache/racks-table-table
 
 The labels give each tile's meld (``render_racks.py --style table`` writes a ``meld`` column).  Each photo is read
-by the recogniser, and its tiles are split into melds as the photo page does for a melds picker (the opening checker,
+by the recogniser with the table's own detector, as the photo page reads a photo sent from a picker of melds
+(``models/detector_table.onnx``; ``--rack-detector`` reads with the racks' detector, to compare), and its tiles are split into melds as the photo page does for a melds picker (the opening checker,
 the Rummikub turn referee): chains of tiles touching along the rows, a new meld where a step is wider than usual
 (``vision.melds.photo_melds``).  Figures, before any tap:
 
@@ -127,8 +128,13 @@ def main() -> None:
                         help="split the melds as the photo page did before vision.melds (rows, box gaps), to compare")
     parser.add_argument("--level-from", type=float, default=None, metavar="DEGREES",
                         help="experiment, not in the app: read as eval_vision.py --level-from does (tried, not kept)")
+    parser.add_argument("--rack-detector", action="store_true",
+                        help="find the tiles with the racks' detector, not the table's (models/detector_table.onnx), "
+                             "to compare")
     args = parser.parse_args()
     recognizer = Recognizer(args.models) if args.models else Recognizer()
+    if not args.rack_detector:
+        recognizer = recognizer.on_table()  # as the photo page reads a photo sent from a picker of melds
     if args.level_from is not None:
         from eval_vision import _level
 

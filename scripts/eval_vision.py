@@ -616,6 +616,9 @@ def main() -> None:
     parser.add_argument("--level-tighter", type=float, default=None, metavar="SHARE",
                         help="with --level-from: turn a photo only where the boxes found on it turned are at most "
                              "this share of its own boxes in median area")
+    parser.add_argument("--table", action="store_true",
+                        help="the photos show melds laid on the table: find their tiles with the table detector "
+                             "(models/detector_table.onnx), as the photo page does for a picker of melds")
     parser.add_argument("--thresholds", type=float, nargs="*", default=(), help="also score these low-confidence thresholds")
     args = parser.parse_args()
     for name in ("faint_colours", "darker", "smaller", "larger"):
@@ -634,6 +637,8 @@ def main() -> None:
                             far_shots=not args.no_far_shots, check_blur=not args.no_blur_check,
                             faint_bar=not args.no_faint_bar, second_look=not args.no_second_look,
                             read_closer=not args.no_closer_read)
+    if args.table:
+        recognizer = recognizer.on_table()
     photo = _fainter(args.faint_colours, args.darker) if args.faint_colours < 1 or args.darker < 1 else None
     if args.smaller != 1:
         photo = _smaller(args.smaller, photo)

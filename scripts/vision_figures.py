@@ -16,7 +16,9 @@ real photos are read too where ``OKEY_TILE_PHOTOS`` (or ``--photos``) names them
 ``measure`` prints one markdown row a set as README.md's table has them (tiles, found and read right, extra boxes,
 sure tiles wrong, right tiles flagged, photos read exactly), then the 3-D sets by view style; ``--report FILE`` writes
 every set's figures as ``eval_vision.py`` gives them (per style, per colour, the confusion tables).  Sets whose folders
-are missing are left out and named.
+are missing are left out and named.  Melds laid on the table are read with the table's own detector
+(``models/detector_table.onnx``), as the photo page reads a photo sent from a picker of melds; racks and the held-out
+real photos with the racks' detector.
 """
 
 from __future__ import annotations
@@ -204,7 +206,9 @@ def measure(sets: list[DevSet], report: Path | None, real: bool) -> None:
     for dev in sets:
         if not dev.ready():
             continue
-        per_style = {style: evaluate(recognizer, _photos(dev, style), verbose=False) for style in dev.styles}
+        # Melds laid on the table are read as the photo page reads a photo sent from a picker of melds.
+        per_style = {style: evaluate(recognizer.on_table() if style == "table" else recognizer, _photos(dev, style),
+                                     verbose=False) for style in dev.styles}
         tally = sum(per_style.values(), Tally())
         measured.append(dev.key)
         print(_row(dev.title, tally), flush=True)

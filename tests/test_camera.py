@@ -122,7 +122,7 @@ class Reader:
 
     given: list[bytes] = field(default_factory=list)
 
-    def recognize(self, data: bytes) -> Any:
+    def recognize(self, data: bytes, table: bool = False) -> Any:
         self.given.append(data)
         tiles = (Seen("R7", (1, 1, 20, 30)), Seen("K13", (22, 1, 41, 30)))
         return type("Photo", (), {"tiles": tiles, "warnings": (), "width": 64, "height": 48})()

@@ -175,7 +175,7 @@ def _host(client: FlaskClient, store: TableStore, app: Any, setting: str) -> tup
     given: list[bytes] = []
 
     class Reader:
-        def recognize(self, data: bytes) -> Any:
+        def recognize(self, data: bytes, table: bool = False) -> Any:
             given.append(data)
             return type("Photo", (), {"tiles": (), "warnings": (), "width": 64, "height": 48})()
 

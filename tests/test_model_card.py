@@ -15,8 +15,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_the_model_card_names_each_shipped_file_as_it_is() -> None:
     card = (ROOT / "models" / "README.md").read_text(encoding="utf-8")
     shipped = sorted(p for p in (ROOT / "models").iterdir() if p.suffix in (".onnx", ".json"))
-    assert {p.name for p in shipped} == {"detector.onnx", "classifier.onnx", "classifier_second.onnx", "numerals.onnx",
-                                         "ink_colour.json"}
+    assert {p.name for p in shipped} == {"detector.onnx", "detector_table.onnx", "classifier.onnx", "classifier_second.onnx",
+                                         "numerals.onnx", "ink_colour.json"}
     for path in shipped:
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
         named = re.search(rf"`{re.escape(path.name)}` \(([\d,]+) bytes, sha256 `([0-9a-f]{{64}})`", card)

@@ -528,7 +528,7 @@ class FakeRecognition:
 
 
 class FakeRecognizer:
-    def recognize(self, data: bytes) -> FakeRecognition:
+    def recognize(self, data: bytes, table: bool = False) -> FakeRecognition:
         if data != b"photo":
             raise ValueError("not an image: upload a JPEG or PNG photo")
         return FakeRecognition([FakeTile("R7", (10, 10, 50, 70), 0.98, False),
@@ -550,7 +550,7 @@ class OpeningRecognizer:
     """A photo of an opening on the table: Y7 Y8, the okey R5 (standing in as Y9), Y10, then, a fifth of a tile
     further than touching, B2 K2 Y2."""
 
-    def recognize(self, data: bytes) -> FakeRecognition:
+    def recognize(self, data: bytes, table: bool = False) -> FakeRecognition:
         lefts = (0, 30, 60, 90, 126, 156, 186)
         return FakeRecognition([FakeTile(code, (x, 10, x + 30, 52), 0.98, False)
                                 for code, x in zip(("Y7", "Y8", "R5", "Y10", "B2", "K2", "Y2"), lefts)])
@@ -574,7 +574,7 @@ def test_H4_a_photo_of_an_opening_gives_each_tile_its_meld_the_okey_a_wild(edito
 
 
 class AsideRecognizer:
-    def recognize(self, data: bytes) -> FakeRecognition:
+    def recognize(self, data: bytes, table: bool = False) -> FakeRecognition:
         return FakeRecognition([FakeTile("R7", (10, 10, 50, 70), 0.98, False)],
                                ["1 tile(s) set aside unread: face down, or mostly outside the photo",
                                 "1 tile(s) cut by the frame: step back or move the camera"],
@@ -948,7 +948,7 @@ def test_photo_warnings_read_in_the_readers_language(editor: FlaskClient, app: F
         warnings: tuple[str, ...] = ("upside down",)
 
     class Reader:
-        def recognize(self, data: bytes) -> object:
+        def recognize(self, data: bytes, table: bool = False) -> object:
             return types.SimpleNamespace(tiles=(Seen(),), width=20, height=20,
                                          warnings=("1 tile(s) upside down", "1 tile(s) read with low confidence: x"))
 
@@ -971,7 +971,7 @@ def test_a_tile_read_as_a_joker_is_offered_as_a_false_okey_to_confirm(editor: Fl
         low_confidence: bool = False
 
     class Reader:
-        def recognize(self, data: bytes) -> object:
+        def recognize(self, data: bytes, table: bool = False) -> object:
             return types.SimpleNamespace(tiles=(Seen("R7"), Seen("J")), width=20, height=20, warnings=())
 
     app.extensions["recognizer"] = Reader()

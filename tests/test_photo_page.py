@@ -33,7 +33,7 @@ class Reader:
         self.tiles = tiles
         self.warnings = warnings
 
-    def recognize(self, data: bytes) -> object:
+    def recognize(self, data: bytes, table: bool = False) -> object:
         return types.SimpleNamespace(tiles=self.tiles, width=400, height=200, warnings=self.warnings)
 
 
@@ -402,7 +402,7 @@ def test_a_motion_photo_s_video_is_neither_read_nor_sent_back(client: FlaskClien
     got: list[bytes] = []
 
     class Keeping(Reader):
-        def recognize(self, data: bytes) -> object:
+        def recognize(self, data: bytes, table: bool = False) -> object:
             got.append(data)
             return super().recognize(data)
 
@@ -429,7 +429,7 @@ def test_a_photo_too_large_to_read_says_how_to_take_it_in_the_reader_s_language(
     """A photo too large to read (a JPEG over 200 MP, a PNG over 40 MP; a phone's 50 MP mode is read): the page says
     to take it at the camera's usual size, in English and in Turkish, not the reader's own English words."""
     class TooLarge(Reader):
-        def recognize(self, data: bytes) -> object:
+        def recognize(self, data: bytes, table: bool = False) -> object:
             raise ValueError("image too large: 16384×16384 (max 200 MP); send a smaller photo")
 
     app.extensions["recognizer"] = TooLarge()

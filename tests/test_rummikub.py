@@ -220,7 +220,7 @@ def test_R1_a_photo_for_a_rummikub_picker_reads_jokers(client: FlaskClient, app,
     from test_pages import FakeRecognition, FakeTile
 
     class Reader:
-        def recognize(self, data: bytes) -> FakeRecognition:
+        def recognize(self, data: bytes, table: bool = False) -> FakeRecognition:
             return FakeRecognition([FakeTile("J", (10, 10, 50, 70), 0.97, False),
                                     FakeTile("F", (60, 10, 100, 70), 0.95, False),
                                     FakeTile("R7", (110, 10, 150, 70), 0.99, False)])

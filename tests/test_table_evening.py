@@ -270,7 +270,7 @@ class _Reader:
     """Reads a J (Rummikub's joker, shown as F to confirm) and one unsure K13; a non-image is refused by the
     real header check, whose message quotes the file's first bytes."""
 
-    def recognize(self, data: bytes) -> _Photo:
+    def recognize(self, data: bytes, table: bool = False) -> _Photo:
         from vision.imageio import header_info
 
         header_info(data)

@@ -12,6 +12,7 @@ classifier (where the models have one) reads otherwise or is not sure of.
 
 from __future__ import annotations
 
+import copy
 import functools
 import math
 from importlib import resources
@@ -97,6 +98,11 @@ NUMBER_READER = "numerals.onnx"
 # reader) must agree with the first's, and be sure, for the tile to be sure.  It never changes a reading; the two
 # agreeing settle one tap, a reader that saw one of the two digits both hold (vision.numerals.two_digits_held).
 SECOND_CLASSIFIER = "classifier_second.onnx"
+TABLE_DETECTOR = "detector_table.onnx"
+"""A second detector, where the models folder has one, for photos of melds laid on the table (an opening, a Rummikub
+table): taught more such photos than racks, it finds the tiles of lines running away from the camera that the rack
+detector boxes two or three at a time, and reads racks worse (models/README.md).  Used only where the caller says
+the photo shows melds laid down (``Recognizer.recognize(..., table=True)``)."""
 # The number reader's answer counts only when its crop is likely to show one of 1…13 at all.
 READ_LIKELIHOOD = 0.1
 # Below this the reader saw no number at all on a tile in a row that the classifier reads as a number:
@@ -265,7 +271,8 @@ class Recognizer:
     def __init__(self, models_dir: Path = MODELS_DIR, threads: int = 2, turns: int = 4, rack_prior: bool = True,
                  read_numbers: bool = True, check_ink: bool = True, fill_rows: bool = True,
                  strengthen: bool = True, reduce: bool = True, far_shots: bool = True, check_blur: bool = True,
-                 read_closer: bool = True, faint_bar: bool = True, second_look: bool = True) -> None:
+                 read_closer: bool = True, faint_bar: bool = True, second_look: bool = True,
+                 table_detector: bool = True) -> None:
         self.turns = turns
         self.faint_bar = faint_bar
         self.reduce = reduce
@@ -282,7 +289,17 @@ class Recognizer:
         # threads take the cores the other thread needs; measured here, it halves the CPU time per photo.
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         providers = ["CPUExecutionProvider"]
-        self._detector = ort.InferenceSession(str(models_dir / "detector.onnx"), options, providers=providers)
+        # A detector sees a photo of another size each time (its long side 512 px, the other side as the photo is): a
+        # memory pattern, planned and kept for each input shape, only piles up.  Without them two detectors take less
+        # memory than one with them (peak 350 MB against 334 MB for one, 387 MB for two, over the test photos).
+        found = ort.SessionOptions()
+        found.intra_op_num_threads, found.inter_op_num_threads = threads, 1
+        found.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        found.enable_mem_pattern = False
+        self._detector = ort.InferenceSession(str(models_dir / "detector.onnx"), found, providers=providers)
+        table = models_dir / TABLE_DETECTOR
+        self._table = (ort.InferenceSession(str(table), found, providers=providers)
+                       if table_detector and table.is_file() else None)
         self._classifier = ort.InferenceSession(str(models_dir / "classifier.onnx"), options, providers=providers)
         second = models_dir / SECOND_CLASSIFIER
         self._second = (ort.InferenceSession(str(second), options, providers=providers)
@@ -299,8 +316,27 @@ class Recognizer:
         """The shared recogniser over ``models/*.onnx``, loaded once per process (once for each ``second_look``)."""
         return _default_recognizer(second_look)
 
-    def recognize(self, image: bytes | str | Path | np.ndarray) -> Recognition:
-        """Read every visible tile; raises :class:`vision.ImageError` for uploads that are not usable photos."""
+    @property
+    def reads_tables(self) -> bool:
+        """Whether photos of melds laid on the table are found with their own detector (``TABLE_DETECTOR``)."""
+        return self._table is not None
+
+    def on_table(self) -> Recognizer:
+        """This recogniser as it reads photos of melds laid on the table: the same sessions and settings, its tiles
+        found with the table detector (``TABLE_DETECTOR``); itself where the models folder has none."""
+        if self._table is None:
+            return self
+        view = copy.copy(self)
+        view._detector = self._table
+        return view
+
+    def recognize(self, image: bytes | str | Path | np.ndarray, table: bool = False) -> Recognition:
+        """Read every visible tile; raises :class:`vision.ImageError` for uploads that are not usable photos.
+
+        ``table=True``: the photo shows melds laid on the table, not a rack; its tiles are found with the table
+        detector where the models folder has one (``TABLE_DETECTOR``), else with the rack detector as any photo."""
+        if table and self._table is not None and self._detector is not self._table:
+            return self.on_table().recognize(image)
         started = time.perf_counter()
         # A large photo is read at a working size (vision.imageio.WORK_MIN_SIDE), its boxes given in its own pixels.
         photo, width, height = load_photo(image, WORK_MIN_SIDE if self.reduce else 1 << 30)
@@ -1036,7 +1072,8 @@ def _default_recognizer(second_look: bool) -> Recognizer:
     return Recognizer(second_look=second_look)
 
 
-def recognize_file(path: str | Path, second_look: bool = True) -> dict[str, Any]:
+def recognize_file(path: str | Path, second_look: bool = True, table: bool = False) -> dict[str, Any]:
     """Recognise one photo file with the default recogniser; the result as a JSON-ready dict.  ``second_look=False``
-    leaves the second classifier's look out (quicker; fewer tiles flagged, so more misreads left sure)."""
-    return Recognizer.default(second_look).recognize(path).to_dict(image=str(path))
+    leaves the second classifier's look out (quicker; fewer tiles flagged, so more misreads left sure); ``table=True``
+    reads a photo of melds laid on the table with the table detector (:meth:`Recognizer.recognize`)."""
+    return Recognizer.default(second_look).recognize(path, table=table).to_dict(image=str(path))

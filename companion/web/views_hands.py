@@ -565,12 +565,14 @@ def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response
     if engine is None:
         return render("photo.html", block="result", status=422,
                       error=_("Photo recognition is not available here: tap the tiles instead."), **context)
+    table = form_text("table") == "1"
     try:
         last = _last_photo(form_text("after"))
     except ValueError as error:
         return render("photo.html", block="result", status=422, error=str(error), **context)
     try:
-        recognition = engine.recognize(data)
+        # A picker of melds (an opening, a Rummikub table) is sent a photo of melds laid on the table.
+        recognition = engine.recognize(data, table=table)
         width, height = _image_size(data, recognition)
     except (ValueError, RulesError) as error:
         return render("photo.html", block="result", status=422, error=engine_text(str(error)), **context)
@@ -600,7 +602,7 @@ def _recognised(context: dict[str, Any], data: bytes, mimetype: str) -> Response
     no_number = [_warned(t, NO_NUMBER_WARNING) and code != special for t, code in zip(recognition.tiles, codes)]
     view = photo_view([t.box for t in (*recognition.tiles, *(getattr(recognition, "set_aside", ()) or ()))], width, height)
     context.update(
-        kept=_keep(data, (width, height), recognition.tiles, codes, unsure),
+        kept=_keep(data, (width, height), recognition.tiles, codes, unsure, table),
         codes=codes,
         special=special,
         others=others,
@@ -639,15 +641,17 @@ def _kept_photos() -> Any:
     return kept_photos(Path(current_app.config["DATA_DIR"]))
 
 
-def _keep(data: bytes, size: tuple[int, int], tiles: Sequence[Any], codes: list[str], unsure: list[bool]) -> str | None:
-    """Keep the photo and its reading when the host keeps photos: the kept photo's id (the page sends its labels
-    back under it), ``None`` when photos are not kept, the folder is full, or it cannot be written."""
+def _keep(data: bytes, size: tuple[int, int], tiles: Sequence[Any], codes: list[str], unsure: list[bool],
+          table: bool) -> str | None:
+    """Keep the photo and its reading when the host keeps photos (``table``: it shows melds laid on the table): the kept
+    photo's id (the page sends its labels back under it), ``None`` when photos are not kept, the folder is full, or it
+    cannot be written."""
     kept = _kept_photos()
     if kept is None:
         return None
     try:
         ident: str | None = kept.keep(data, size, [{"code": code, "box": t.box, "confidence": t.confidence, "unsure": u}
-                                                   for t, code, u in zip(tiles, codes, unsure)])
+                                                   for t, code, u in zip(tiles, codes, unsure)], table=table)
     except OSError as error:  # a full card must not stop the photo being read
         current_app.logger.warning("photo not kept: %s", error)
         return None
