@@ -32,7 +32,7 @@ import numpy as np  # noqa: E402
 from real_photos import add_photos_argument, load_photos, split_photos, use_photos  # noqa: E402
 from vision import Recognizer  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
-from vision.numerals import DIRECTION_REACH, row_direction  # noqa: E402
+from vision.numerals import boxes_direction  # noqa: E402
 from vision.postprocess import box_iou  # noqa: E402
 from vision.recognizer import (  # noqa: E402
     BLUR_MESSAGE, GLARE_MESSAGE, LOW_CONFIDENCE, MODELS_DIR, UPSIDE_DOWN_WARNING, DetectedTile, Recognition, blown_out,
@@ -508,7 +508,7 @@ def _median_area(boxes: np.ndarray) -> float:
 
 
 def _level(recognizer: Recognizer, from_degrees: float, tighter: float | None = None) -> None:
-    """Experiment, not in the app (forty-eighth round): read a photo whose rows (``vision.numerals.row_direction`` of
+    """Experiment, not in the app (forty-eighth round): read a photo whose rows (``vision.numerals.boxes_direction`` of
     the detector's boxes) lie ``from_degrees`` or more from level turned so they lie level, on a canvas grown to hold
     it all and filled with the photo's median colour; each tile's box is turned back and bounded.  With ``tighter``,
     only where the detector's boxes on the turned photo are at most that share of the photo's in median area (tiles
@@ -518,9 +518,7 @@ def _level(recognizer: Recognizer, from_degrees: float, tighter: float | None = 
     def levelled(image: bytes | str | Path | np.ndarray) -> Recognition:
         pixels = image if isinstance(image, np.ndarray) else load_image(image)
         boxes, _ = recognizer.find_tiles(pixels)
-        centres = (boxes[:, :2] + boxes[:, 2:]) / 2
-        short = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
-        angle = row_direction(centres, DIRECTION_REACH * float(np.median(short))) if len(boxes) >= 3 else None
+        angle = boxes_direction(boxes)
         if angle is None or abs(np.degrees(angle)) < from_degrees:
             return recognize(pixels)
         height, width = pixels.shape[:2]

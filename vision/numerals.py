@@ -121,6 +121,20 @@ def row_direction(centres: np.ndarray, reach: float) -> float | None:
     return float(np.angle(votes[around].mean()) / 2)
 
 
+def boxes_direction(boxes: np.ndarray) -> float | None:
+    """The rows' direction of the tiles ``boxes`` (N×4) show: :func:`row_direction` of their centres, neighbours up to
+    ``DIRECTION_REACH`` short sides of the median box apart.  None when fewer than 3 boxes.
+
+    >>> round(math.degrees(boxes_direction(np.array([[0, 0, 10, 14], [10, 5, 20, 19], [20, 10, 30, 24]]))))
+    27
+    """
+    if len(boxes) < 3:
+        return None
+    centres = np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], 1)
+    short = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+    return row_direction(centres, DIRECTION_REACH * float(np.median(short)))
+
+
 def components(links: np.ndarray) -> np.ndarray:
     """Each node's connected component in the symmetric boolean adjacency ``links``, labelled by its
     lowest node."""
@@ -198,7 +212,7 @@ def tile_frames(boxes: np.ndarray, reach: float = _ROW_REACH) -> np.ndarray:
     frames[:, :2] = centres
     box_w, box_h = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
     short = np.minimum(box_w, box_h)
-    angle = row_direction(centres, DIRECTION_REACH * float(np.median(short)))
+    angle = boxes_direction(boxes)
     if angle is None:
         return frames
     frames[:, 2] = angle
