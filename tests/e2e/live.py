@@ -32,6 +32,20 @@ HIDE_HOST_CAMERA = """document.addEventListener("DOMContentLoaded", () => {
 """An init script: a phone never sees the host camera's button, but the test browser runs on the host."""
 
 
+def phone_page(browser: Any, errors: list[str], viewport: dict[str, int] = PHONE, timeout_ms: int = 10_000,
+          touch: bool = True, init_script: str | None = None) -> Any:
+    """A page in a browser context of its own (its own cookies: one player's phone), ``viewport`` wide, in English,
+    with a touch screen unless ``touch=False``; each JavaScript error on it is added to ``errors`` as it comes.
+    ``page.context.close()`` closes it."""
+    context = browser.new_context(viewport=viewport, locale="en-US", has_touch=touch)
+    if init_script:
+        context.add_init_script(init_script)
+    context.set_default_timeout(timeout_ms)
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return page
+
+
 @contextmanager
 def live_server(data_dir: Path, extensions: dict[str, Any] | None = None,
                 config: dict[str, Any] | None = None) -> Iterator[str]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from e2e.live import PHONE
+from e2e.live import phone_page
 
 PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
                     "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082")
@@ -49,10 +49,8 @@ def win_page(browser: Any, server: str) -> tuple[Any, Any, list[str]]:
     """A phone's browser context, its page on "Declare a win" of a new table (Ece and Fikret), and the
     page's JavaScript errors as they come."""
     errors: list[str] = []
-    context = browser.new_context(viewport=PHONE, locale="en-US", has_touch=True)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    page = phone_page(browser, errors)
+    context = page.context
     page.goto(server + "/")
     page.fill("[name=player0]", "Ece")
     page.fill("[name=player1]", "Fikret")

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from e2e.live import CHROMIUM, LAPTOP, PHONE, live_server
+from e2e.live import CHROMIUM, LAPTOP, live_server, phone_page
 
 pytestmark = [
     pytest.mark.browser,
@@ -68,18 +68,10 @@ def no_script_errors() -> Iterator[None]:
     assert SCRIPT_ERRORS == []
 
 
-def _phone(browser: Any) -> Any:
-    context = browser.new_context(viewport=PHONE, locale="en-US", has_touch=True)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.on("pageerror", lambda error: SCRIPT_ERRORS.append(str(error)))
-    return page
-
-
 def test_journey_deal_win_live_viewer_undo(server: str, browser: Any) -> None:
     from playwright.sync_api import expect
 
-    keeper = _phone(browser)
+    keeper = phone_page(browser, SCRIPT_ERRORS)
     keeper.goto(server + "/")
     keeper.get_by_role("button", name="Switch light or dark mode").click()
     expect(keeper.locator("html")).to_have_attribute("data-theme", "dark")
@@ -94,7 +86,7 @@ def test_journey_deal_win_live_viewer_undo(server: str, browser: Any) -> None:
     expect(keeper.locator("h1")).to_contain_text("Ayşe, Bora, Cem, Derya")
     table_url = keeper.url
 
-    viewer = _phone(browser)
+    viewer = phone_page(browser, SCRIPT_ERRORS)
     viewer.goto(table_url)
     expect(viewer.locator(".pill")).to_have_text("read-only")
     expect(viewer.get_by_text("Scorekeeper")).to_have_count(0)
@@ -140,7 +132,7 @@ def test_journey_deal_win_live_viewer_undo(server: str, browser: Any) -> None:
 def test_photo_unsure_tile_must_be_confirmed_then_groups_are_drawn(server: str, browser: Any, tmp_path: Path) -> None:
     from playwright.sync_api import expect
 
-    keeper = _phone(browser)
+    keeper = phone_page(browser, SCRIPT_ERRORS)
     keeper.goto(server + "/")
     keeper.fill("[name=player0]", "Ece")
     keeper.fill("[name=player1]", "Fikret")
@@ -177,7 +169,7 @@ def test_photo_unsure_tile_must_be_confirmed_then_groups_are_drawn(server: str, 
 def test_101_hand_preview_record_and_opening_checker(server: str, browser: Any) -> None:
     from playwright.sync_api import expect
 
-    keeper = _phone(browser)
+    keeper = phone_page(browser, SCRIPT_ERRORS)
     keeper.goto(server + "/")
     keeper.locator("label:has(input[name=game][value=okey101])").click()
     expect(keeper.locator("[name=opt_hands]")).to_have_count(1)
@@ -301,7 +293,7 @@ def test_phone_pages_fit_the_screen_with_44px_targets(server: str, browser: Any)
 def test_partners_ticked_shows_the_teams_on_the_seat_map(server: str, browser: Any) -> None:
     from playwright.sync_api import expect
 
-    page = _phone(browser)
+    page = phone_page(browser, SCRIPT_ERRORS)
     page.goto(server + "/")
     marks = page.locator("svg.seat-map .team")
     hint = page.locator("[data-team-hint]")
@@ -347,7 +339,7 @@ def test_an_open_why_cell_stays_open_across_the_live_update(server: str, browser
     send(events, {"type": "indicator", "tile": "R4"})
     send(events, {"type": "okey_hand", "hand": {"winner": 1, "tiles": " ".join(WIN), "discard": "R5"}})
 
-    viewer = _phone(browser)
+    viewer = phone_page(browser, SCRIPT_ERRORS)
     viewer.goto(f"{server}/t/{table}")
     cell = viewer.locator("#why-1-1")
     cell.locator("summary").click()

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from e2e.live import CHROMIUM, live_server
+from e2e.live import CHROMIUM, live_server, phone_page
 from e2e.test_browser import SMALL_TARGETS_JS
 
 pytestmark = [
@@ -39,10 +39,7 @@ def test_M7_a_13_card_hand_on_a_360px_phone(server: str, browser: Any) -> None:
     from playwright.sync_api import expect
 
     errors: list[str] = []
-    context = browser.new_context(viewport={"width": 360, "height": 740}, locale="en-US", has_touch=True)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    page = phone_page(browser, errors, viewport={"width": 360, "height": 740})
     table = _table(server)
     page.goto(f"{server}/t/{table}")
     page.fill("#pin [name=pin]", "1357")
@@ -79,5 +76,5 @@ def test_M7_a_13_card_hand_on_a_360px_phone(server: str, browser: Any) -> None:
     page.get_by_role("button", name="Check the opening").click()
     expect(page.locator("#verdict")).to_contain_text("Best opening: 58")
     assert page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") <= 0
-    context.close()
+    page.context.close()
     assert errors == []

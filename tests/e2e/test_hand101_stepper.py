@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from e2e.live import CHROMIUM, HIDE_HOST_CAMERA, PHONE, live_server
+from e2e.live import CHROMIUM, HIDE_HOST_CAMERA, PHONE, live_server, phone_page
 
 pytestmark = [
     pytest.mark.browser,
@@ -50,12 +50,8 @@ def test_H6_a_101_hand_recorded_through_the_phone_stepper(server: str, browser: 
     from playwright.sync_api import expect
 
     table = _table(server)
-    context = browser.new_context(viewport=PHONE, locale="en-US", has_touch=True)
-    context.add_init_script(HIDE_HOST_CAMERA)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
     errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    page = phone_page(browser, errors, init_script=HIDE_HOST_CAMERA)
     page.goto(f"{server}/t/{table}")
     page.fill("[name=pin]", PIN)
     page.get_by_role("button", name="Enter").click()
@@ -138,7 +134,7 @@ def test_H6_a_101_hand_recorded_through_the_phone_stepper(server: str, browser: 
     expect(page.locator("tr.total td")).to_have_text(["Total", "216", "-202", "404", "48"])
     print("step heights at 390×844:", {k: round(v) for k, v in heights.items()})
     assert errors == []
-    context.close()
+    page.context.close()
 
 
 def test_a_refused_hand_reopens_the_step_with_the_problem_and_keeps_the_inputs(server: str, browser: Any) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from e2e.live import CHROMIUM, NARROW_PHONE, live_server
+from e2e.live import CHROMIUM, NARROW_PHONE, live_server, phone_page
 from e2e.test_browser import SMALL_TARGETS_JS
 
 pytestmark = [
@@ -37,10 +37,7 @@ def test_H4_a_photo_of_the_laid_melds_is_checked_meld_by_meld(server: str, brows
     from playwright.sync_api import expect
 
     errors: list[str] = []
-    context = browser.new_context(viewport=NARROW_PHONE, locale="en-US", has_touch=True)
-    context.set_default_timeout(20_000)
-    page = context.new_page()
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    page = phone_page(browser, errors, viewport=NARROW_PHONE, timeout_ms=20_000)
     created = page.request.post(server + "/api/tables", data={
         "game": "okey101", "players": ["Ali", "Can", "Deniz", "Ece"], "pin": "4321"})
     page.goto(f"{server}/t/{created.json()['id']}/opening")
@@ -69,7 +66,7 @@ def test_H4_a_photo_of_the_laid_melds_is_checked_meld_by_meld(server: str, brows
     if os.environ.get("OPENING_SHOTS"):
         page.screenshot(path=str(Path(os.environ["OPENING_SHOTS"]) / "opening-photo-phone.png"), full_page=True)
     assert errors == []
-    context.close()
+    page.context.close()
 
 
 FAKE_PHOTO = """([picker, tiles]) => {

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from e2e.live import CHROMIUM, PHONE, live_server
+from e2e.live import CHROMIUM, live_server, phone_page
 
 pytestmark = [
     pytest.mark.browser,
@@ -28,14 +28,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-def _phone(browser: Any, errors: list[str]) -> Any:
-    context = browser.new_context(viewport=PHONE, locale="en-US", has_touch=True)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    return page
-
-
 def _table(page: Any, server: str, seconds: int) -> str:
     created = page.request.post(server + "/api/tables", data={
         "game": "rummikub", "players": ["Ali", "Can", "Deniz"], "pin": "4321", "options": {"turn_seconds": seconds}})
@@ -47,7 +39,7 @@ def test_R4_laydown_page_with_the_picker(server: str, browser: Any) -> None:
     from playwright.sync_api import expect
 
     errors: list[str] = []
-    phone = _phone(browser, errors)
+    phone = phone_page(browser, errors)
     table_url = _table(phone, server, 60)
     phone.goto(table_url)
     phone.get_by_role("link", name="Lay-down assistant").click()
@@ -75,7 +67,7 @@ def test_R4_the_turn_timer_runs_on_every_phone(server: str, browser: Any) -> Non
     from playwright.sync_api import expect
 
     errors: list[str] = []
-    first, second = _phone(browser, errors), _phone(browser, errors)
+    first, second = phone_page(browser, errors), phone_page(browser, errors)
     table_url = _table(first, server, 3)
     first.goto(table_url)
     second.goto(table_url)

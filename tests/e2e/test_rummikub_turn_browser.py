@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from e2e.live import CHROMIUM, NARROW_PHONE, live_server
+from e2e.live import CHROMIUM, NARROW_PHONE, live_server, phone_page
 from e2e.test_browser import SMALL_TARGETS_JS
 
 pytestmark = [
@@ -30,10 +30,7 @@ def test_R5_the_turn_referee_on_a_narrow_phone(server: str, browser: Any) -> Non
     from playwright.sync_api import expect
 
     errors: list[str] = []
-    context = browser.new_context(viewport=NARROW_PHONE, locale="en-US", has_touch=True)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    page = phone_page(browser, errors, viewport=NARROW_PHONE)
     created = page.request.post(server + "/api/tables", data={
         "game": "rummikub", "players": ["Ali", "Can", "Deniz"], "pin": "4321"})
     assert created.status == 201
@@ -81,7 +78,7 @@ def test_R5_the_turn_referee_on_a_narrow_phone(server: str, browser: Any) -> Non
         page.locator("#joker").scroll_into_view_if_needed()
         page.screenshot(path=str(Path(shots) / "turn-referee-360-dark.png"))
     assert errors == []
-    context.close()
+    page.context.close()
 
 
 def test_R4_a_table_picker_keeps_its_melds_apart_as_tiles_are_tapped(server: str, browser: Any) -> None:
