@@ -53,15 +53,22 @@ def detector_boxes(image: str, detector: str) -> tuple[np.ndarray, np.ndarray]:
     """``detector_boxes.csv``: the boxes a past or shipped detector drew on a test photo, in the order the recogniser
     read them (float32, as drawn), and which of them were proposed in a row's gap rather than detected.  Tests of a
     look at the tiles read them on these boxes, so that a new detector's boxes leave what they show standing."""
-    boxes, proposed = [], []
-    with open(DATA / "detector_boxes.csv", newline="") as handle:
+    boxes, proposed = _recorded("detector_boxes.csv", "image", image, detector, "proposed")
+    return boxes, np.array([value == "1" for value in proposed], bool)
+
+
+def _recorded(table: str, photo_column: str, photo: str, detector: str, column: str) -> tuple[np.ndarray, list[str]]:
+    """The boxes a csv of recorded boxes (``detector_boxes.csv``, ``found_tiles.csv``) holds for one photo and detector,
+    float32 N×4 in the order recorded, and each box's ``column``; a KeyError where it holds none."""
+    boxes, values = [], []
+    with open(DATA / table, newline="") as handle:
         for row in csv.DictReader(handle):
-            if row["image"] == image and row["detector"] == detector:
+            if row[photo_column] == photo and row["detector"] == detector:
                 boxes.append([float(row[k]) for k in ("x1", "y1", "x2", "y2")])
-                proposed.append(row["proposed"] == "1")
+                values.append(row[column])
     if not boxes:
-        raise KeyError(f"detector_boxes.csv has no boxes of the {detector} detector on {image}")
-    return np.array(boxes, np.float32), np.array(proposed, bool)
+        raise KeyError(f"{table} has no boxes of the {detector} detector on {photo!r}")
+    return np.array(boxes, np.float32).reshape(-1, 4), values
 
 
 def app1_orientation(value: int) -> bytes:
@@ -96,15 +103,8 @@ FOUND_BY = "forty-eighth round"
 def found_tiles(name: str) -> tuple[np.ndarray, np.ndarray]:
     """``found_tiles.csv``: the boxes and scores ``Recognizer.find_tiles`` gave on a test photo (``name``: its file,
     with what a test did to it after a space) with the detector :data:`FOUND_BY`, float32 as found."""
-    boxes, scores = [], []
-    with open(DATA / "found_tiles.csv", newline="") as handle:
-        for row in csv.DictReader(handle):
-            if row["photo"] == name and row["detector"] == FOUND_BY:
-                boxes.append([float(row[k]) for k in ("x1", "y1", "x2", "y2")])
-                scores.append(float(row["score"]))
-    if not boxes:
-        raise KeyError(f"found_tiles.csv has no boxes of the {FOUND_BY} detector on {name!r}")
-    return np.array(boxes, np.float32).reshape(-1, 4), np.array(scores, np.float32)
+    boxes, scores = _recorded("found_tiles.csv", "photo", name, FOUND_BY, "score")
+    return boxes, np.array([float(score) for score in scores], np.float32)
 
 
 def on_found_tiles(monkeypatch: Any, *names: str) -> None:
