@@ -1,6 +1,6 @@
 """End-to-end (issue 10, H4): "That opening was not 101!" — the melds laid on the table are photographed on the opening
-checker, and each comes in as a meld of its own; a real waitress server, the shipped recogniser, headless Chromium
-(Debian's) on a 360 px phone.
+checker, and each comes in as a meld of its own, read with the table's detector; a real waitress server, the shipped
+recogniser, headless Chromium (Debian's) on a 360 px phone.
 
 The photo is ``tests/data/vision/table_near_gaps.jpg``: four melds in two lines, two of them a third of a tile from
 the next (``scripts/render_racks.py --style table --seed 9601``, photo 23).  A screenshot of the answered page goes to
@@ -27,9 +27,25 @@ pytestmark = [
 PHOTO = Path(__file__).resolve().parent.parent / "data" / "vision" / "table_near_gaps.jpg"
 
 
+class Told:
+    """The shipped recogniser, noting for each photo whether the page said it shows melds laid on the table."""
+
+    def __init__(self) -> None:
+        self.tables: list[bool] = []
+
+    def recognize(self, data: bytes, table: bool = False) -> Any:
+        from vision import Recognizer
+
+        self.tables.append(table)
+        return Recognizer.default().recognize(data, table=table)
+
+
+TOLD = Told()
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with live_server(Path(tmp_path_factory.mktemp("data"))) as url:  # the shipped recogniser
+    with live_server(Path(tmp_path_factory.mktemp("data")), extensions={"recognizer": TOLD}) as url:
         yield url
 
 
@@ -46,6 +62,7 @@ def test_H4_a_photo_of_the_laid_melds_is_checked_meld_by_meld(server: str, brows
     picker.locator("input[type=file]").set_input_files(str(PHOTO))
     result = picker.locator(".photo-result")
     expect(result.locator("rect.box")).to_have_count(14)
+    assert TOLD.tables == [True], "a picker of melds says its photo shows the table: read with the table's detector"
     for unsure in result.locator("[data-rec].low").all():  # confirm whatever the page asks to (none today)
         unsure.click()
     result.get_by_role("button", name="Use these tiles").click()
