@@ -136,8 +136,11 @@ def _whole_boxes(labels: Path) -> dict[tuple[str, tuple[float, ...]], tuple[floa
     return found
 
 
-def augment(context: np.ndarray, upside: int, rng: random.Random, any_angle: bool) -> tuple[np.ndarray, int]:
-    """Rotate/scale/shift the context crop and take the central 48×48; photometric noise; returns (crop, upside)."""
+def augment(context: np.ndarray, upside: int, rng: random.Random, any_angle: bool,
+            faces: bool = False) -> tuple[np.ndarray, int]:
+    """Rotate/scale/shift the context crop and take the central 48×48; photometric noise; returns (crop, upside).
+    ``faces`` (``--other-faces``): also draw the tile as numerals of another face would show it, narrower or wider,
+    leaning, with lighter or heavier strokes (drawn only then, so the other recipes draw the same crops as before)."""
     if any_angle:
         angle = rng.uniform(-180, 180)
     else:
@@ -147,7 +150,18 @@ def augment(context: np.ndarray, upside: int, rng: random.Random, any_angle: boo
     # The context crop has the final crop's pixel scale, twice its extent: rotate about its centre, keep the middle.
     matrix = cv2.getRotationMatrix2D((CONTEXT / 2, CONTEXT / 2), angle, math.exp(rng.uniform(-0.2, 0.2)))
     matrix[:, 2] += (CROP_SIZE - CONTEXT) / 2 + np.array([rng.gauss(0, 3.5), rng.gauss(0, 3.5)])
+    if faces:  # narrower or wider, leaning: the shape taken first, about the context's centre, then the turn above
+        shape = np.array([[math.exp(rng.uniform(-0.18, 0.18)), rng.uniform(-0.15, 0.15)], [0.0, 1.0]])
+        centre = np.array([CONTEXT / 2, CONTEXT / 2])
+        turned = matrix[:, :2] @ shape
+        matrix = np.c_[turned, matrix[:, :2] @ centre + matrix[:, 2] - turned @ centre]
     crop = cv2.warpAffine(context, matrix, (CROP_SIZE, CROP_SIZE), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    if faces:  # heavier strokes (the dark ink spread by a pixel) or lighter ones (the light face spread over it)
+        stroke = rng.random()
+        if stroke < 0.2:
+            crop = cv2.erode(crop, np.ones((2, 2), np.uint8))
+        elif stroke < 0.4:
+            crop = cv2.dilate(crop, np.ones((2, 2), np.uint8))
     image = crop.astype(np.float32)
     image = (image - 128) * rng.uniform(0.75, 1.25) + 128 + rng.uniform(-35, 30)
     image *= np.array([rng.uniform(0.94, 1.06) for _ in range(3)], np.float32)
@@ -159,7 +173,7 @@ def augment(context: np.ndarray, upside: int, rng: random.Random, any_angle: boo
 
 
 def batch(pools: dict[str, list[tuple[np.ndarray, int, int, int]]], rng: random.Random, size: int,
-          share3d: float = 0.0) -> tuple[torch.Tensor, ...]:
+          share3d: float = 0.0, faces: bool = False) -> tuple[torch.Tensor, ...]:
     """``share3d`` of the batch comes from the 3-D racks' pool: up to 0.25 out of the 2.5-D racks' share, the rest
     out of the flat synthetic tiles'."""
     crops, kinds, colours, upsides = [], [], [], []
@@ -175,7 +189,8 @@ def batch(pools: dict[str, list[tuple[np.ndarray, int, int, int]]], rng: random.
         else:
             source = "real" if roll < 0.5 else "synthetic" if roll < 0.88 else "none"
         context, kind, colour, upside = rng.choice(pools[source])
-        crop, upside = augment(context, upside, rng, any_angle=source not in ("synthetic", "racks", "racks3d"))
+        crop, upside = augment(context, upside, rng, any_angle=source not in ("synthetic", "racks", "racks3d"),
+                               faces=faces and source != "none")
         crops.append(crop)
         kinds.append(kind)
         colours.append(colour)
@@ -212,6 +227,10 @@ def main() -> None:
     parser.add_argument("--share3d", type=float, default=0.12,
                         help="share of each batch drawn from --racks3d (default 0.12): up to 0.25 out of the 2.5-D "
                              "racks' share, up to 0.4 out of the flat synthetic tiles' too")
+    parser.add_argument("--other-faces", action="store_true",
+                        help="draw each tile's crop as numerals of other faces would show it too: narrower or wider, "
+                             "leaning, lighter or heavier strokes (tried in the fiftieth round, not kept: "
+                             "models/HISTORY.md)")
     add_photos_argument(parser)
     args = parser.parse_args()
     if args.racks3d and args.no_racks:
@@ -233,7 +252,7 @@ def main() -> None:
         init_from_onnx(model, args.from_onnx, torch.zeros(2, 3, CROP_SIZE, CROP_SIZE))
     train(
         model,
-        batch=lambda rng: batch(pools, rng, args.batch, args.share3d),
+        batch=lambda rng: batch(pools, rng, args.batch, args.share3d, args.other_faces),
         loss_of=loss_of,
         steps=args.steps,
         seed=args.seed,

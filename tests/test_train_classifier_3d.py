@@ -98,7 +98,8 @@ def test_a_3d_share_up_to_a_quarter_draws_as_it_always_did(monkeypatch: pytest.M
         drawn.extend(name for name, pool in pools.items() if seq is pool)
         return original_choice(self, seq)
 
-    monkeypatch.setattr(train_classifier, "augment", lambda context, upside, rng, any_angle: (context, upside))
+    monkeypatch.setattr(train_classifier, "augment",
+                        lambda context, upside, rng, any_angle, faces=False: (context, upside))
     monkeypatch.setattr(random.Random, "random", recording_random)
     monkeypatch.setattr(random.Random, "choice", recording_choice)
     train_classifier.batch(pools, random.Random(5), 2000, share3d=share3d)
@@ -128,3 +129,27 @@ def test_a_folder_whose_photos_are_not_there_is_refused(tmp_path: Path, only_3d:
 ])
 def test_options_that_cannot_work_are_refused_before_anything_loads(options: list[str], message: str) -> None:
     assert message in refusal(train_classifier.__file__, options)
+
+
+def test_other_faces_reshape_the_tiles_crops_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--other-faces`` (tried in the fiftieth round, not kept): a tile's crop drawn narrower or wider, leaning, with
+    lighter or heavier strokes.  Without it a crop is drawn as before from the same draws; "none" crops never take it."""
+    context = np.random.default_rng(0).integers(0, 255, (train_classifier.CONTEXT, train_classifier.CONTEXT, 3), np.uint8)
+    plain, again = (train_classifier.augment(context, 0, random.Random(3), False) for _ in range(2))
+    assert np.array_equal(plain[0], again[0]) and plain[0].shape == (train_classifier.CROP_SIZE,) * 2 + (3,)
+    other = train_classifier.augment(context, 0, random.Random(3), False, faces=True)
+    assert other[0].shape == plain[0].shape and not np.array_equal(other[0], plain[0])
+    told: list[tuple[str, bool]] = []
+    none = train_classifier.KINDS.index("none")
+    pools = {name: [(context.copy(), none if name == "none" else 0, 0, 0)]
+             for name in ("real", "synthetic", "racks", "racks3d", "none")}
+    pools_by_id = {id(pool[0][0]): name for name, pool in pools.items()}  # each pool's one context, told apart
+
+    def recording(crop: np.ndarray, upside: int, rng: random.Random, any_angle: bool, faces: bool = False) -> tuple:
+        told.append((pools_by_id[id(crop)], faces))
+        return crop[:train_classifier.CROP_SIZE, :train_classifier.CROP_SIZE], upside
+
+    monkeypatch.setattr(train_classifier, "augment", recording)
+    train_classifier.batch(pools, random.Random(5), 200, share3d=0.1, faces=True)
+    assert {name for name, _ in told} == set(pools)
+    assert all(faces == (name != "none") for name, faces in told)
