@@ -282,20 +282,12 @@ class Recognizer:
         self.strengthen = strengthen
         self.rack_prior = rack_prior
         self.fill_rows = fill_rows
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        # Waiting threads sleep instead of spinning: on a shared CPU (a web server, other work) spinning
-        # threads take the cores the other thread needs; measured here, it halves the CPU time per photo.
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        options = _session_options(threads)
         providers = ["CPUExecutionProvider"]
         # A detector sees a photo of another size each time (its long side 512 px, the other side as the photo is): a
-        # memory pattern, planned and kept for each input shape, only piles up.  Without them two detectors take less
-        # memory than one with them (peak 350 MB against 334 MB for one, 387 MB for two, over the test photos).
-        found = ort.SessionOptions()
-        found.intra_op_num_threads, found.inter_op_num_threads = threads, 1
-        found.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        found.enable_mem_pattern = False
+        # memory pattern, planned and kept for each input shape, only piles up.  Without them the two detectors peak at
+        # 348 MB and the racks' alone at 316 MB; with them one took 334 MB and two 387 MB (the 26 test photos).
+        found = _session_options(threads, memory_patterns=False)
         self._detector = ort.InferenceSession(str(models_dir / "detector.onnx"), found, providers=providers)
         table = models_dir / TABLE_DETECTOR
         self._table = (ort.InferenceSession(str(table), found, providers=providers)
@@ -1065,6 +1057,18 @@ def _photo_warnings(tiles: tuple[DetectedTile, ...], aside: tuple[DetectedTile, 
     if upside:
         warnings.append(f"{upside} tile(s) upside down")
     return tuple(warnings)
+
+
+def _session_options(threads: int, memory_patterns: bool = True) -> Any:
+    """ONNX Runtime's settings for one of the recogniser's sessions: ``threads`` for an operator, one operator at a
+    time, waiting threads asleep (on a shared CPU, a web server or other work, spinning threads take the cores the
+    other thread needs; measured here, sleeping halves the CPU time per photo)."""
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.enable_mem_pattern = memory_patterns
+    return options
 
 
 @functools.lru_cache(maxsize=2)
