@@ -187,11 +187,11 @@ class KeptPhotos:
         """Write the labelled photos to ``out``: ``images/`` and ``labels.csv`` (``CSV_FIELDS``), the photos of melds
         laid on the table to ``out/table`` likewise (``TABLE_FOLDER``).  Returns the photos, the tiles, the tiles by how
         they were checked, and how many of the photos show the table."""
-        photos = tiles = tables = 0
+        photos = tiles = 0
         checked = dict.fromkeys(CHECKED, 0)
         labelled = list(self.labelled())
-        racks, tables_seen = [p for p in labelled if not p.table], [p for p in labelled if p.table]
-        for folder, group in ((out, racks), (out / TABLE_FOLDER, tables_seen)):
+        racks, on_table = [p for p in labelled if not p.table], [p for p in labelled if p.table]
+        for folder, group in ((out, racks), (out / TABLE_FOLDER, on_table)):
             if folder != out and not group:
                 continue  # no photo of the table: no folder for them
             (folder / "images").mkdir(parents=True, exist_ok=True)
@@ -201,7 +201,6 @@ class KeptPhotos:
                 for photo in group:
                     _write(folder / "images" / photo.image.name, photo.image.read_bytes())
                     photos += 1
-                    tables += photo.table
                     for tile in photo.tiles:
                         x1, y1, x2, y2 = tile["box"]
                         writer.writerow({"image": f"images/{photo.image.name}", "tile": tile["code"], "x1": x1,
@@ -209,7 +208,7 @@ class KeptPhotos:
                                          "confidence": tile["confidence"], "checked": tile["checked"]})
                         tiles += 1
                         checked[tile["checked"]] += 1
-        return photos, tiles, checked, tables
+        return photos, tiles, checked, len(on_table)
 
 
 def kept_photos(data_dir: Path) -> KeptPhotos:
