@@ -19,6 +19,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.store import TableStore
+from test_kept_photos import _jpeg
 from vision import Recognizer
 from vision.postprocess import box_iou
 from vision.recognizer import MODELS_DIR, TABLE_DETECTOR
@@ -187,13 +188,6 @@ def test_a_batch_table_must_be_true_or_false(value: Any) -> None:
 
 
 # -- kept photos: a photo of the table is kept as one, and exported apart ------------------------------------------
-
-
-def _jpeg(seed: int) -> bytes:
-    import cv2
-
-    pixels = np.random.default_rng(seed).integers(0, 255, (200, 400, 3), np.uint8)
-    return cv2.imencode(".jpg", pixels)[1].tobytes()
 
 
 def test_a_kept_photo_of_the_table_is_exported_apart_for_the_table_detector(
